@@ -1,0 +1,96 @@
+import Foundation
+
+/// How the YAML reader resolves plain (unquoted) scalars.
+public enum YAMLVersion: String, Sendable, CaseIterable {
+  /// The YAML 1.2 core schema plus ISO 8601 timestamps (the default).
+  case v1_2 = "1.2"
+  /// YAML 1.1, as PyYAML-era tools wrote it: `yes`/`off` are booleans, `0755` is octal.
+  case v1_1 = "1.1"
+}
+
+/// Options for reading any format.
+public struct ReadOptions: Sendable {
+  /// Drop `null` values (with a warning) instead of refusing them.
+  public var dropNulls = false
+  /// How plain YAML scalars resolve.
+  public var yamlVersion = YAMLVersion.v1_2
+  /// The deepest nesting of arrays and dictionaries accepted.
+  public var maxDepth = 512
+  /// The most nodes that YAML aliases may expand to, in all.
+  public var maxAliasExpansion = 1_000_000
+
+  public init(dropNulls: Bool = false, yamlVersion: YAMLVersion = .v1_2) {
+    self.dropNulls = dropNulls
+    self.yamlVersion = yamlVersion
+  }
+}
+
+/// Options for writing any format; each writer uses those that apply to it.
+public struct WriteOptions: Sendable {
+  /// Sort every dictionary's keys by code point.
+  public var sortKeys = false
+  /// Ordinary JSON: no `$date`/`$data`/`$real`/`$uid` objects.
+  public var plainJSON = false
+  /// One-line JSON.
+  public var compact = false
+
+  public init(sortKeys: Bool = false, plainJSON: Bool = false, compact: Bool = false) {
+    self.sortKeys = sortKeys
+    self.plainJSON = plainJSON
+    self.compact = compact
+  }
+}
+
+/// Collects the warnings of one read or write; the library never prints them itself.
+public final class Warnings: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [PrefsWarning] = []
+
+  public init() {}
+
+  /// Records a warning.
+  public func add(_ warning: PrefsWarning) {
+    lock.lock()
+    items.append(warning)
+    lock.unlock()
+  }
+
+  /// Records a warning from its parts.
+  public func add(_ message: String, position: SourcePosition? = nil) {
+    add(PrefsWarning(message, position: position))
+  }
+
+  /// The warnings so far, in order.
+  public var all: [PrefsWarning] {
+    lock.lock()
+    defer { lock.unlock() }
+    return items
+  }
+}
+
+/// A reader and writer for one file format. Codecs never call each other: every
+/// reader produces a ``PrefValue`` and every writer takes one.
+public protocol FormatCodec: Sendable {
+  /// Reads a whole document.
+  func read(_ data: Data, options: ReadOptions, warnings: Warnings) throws -> PrefValue
+  /// Writes a whole document to `writer`.
+  func write(_ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings) throws
+}
+
+extension FormatCodec {
+  /// Writes a whole document into memory.
+  public func encode(_ value: PrefValue, options: WriteOptions = WriteOptions(), warnings: Warnings = Warnings())
+    throws -> Data
+  {
+    let writer = ByteWriter()
+    try write(value, to: writer, options: options, warnings: warnings)
+    return try writer.data
+  }
+
+  /// Reads a whole document with default options.
+  public func decode(_ data: Data, options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings()) throws
+    -> PrefValue
+  {
+    try read(data, options: options, warnings: warnings)
+  }
+}

@@ -1,0 +1,200 @@
+import Foundation
+
+/// The format table: every file format `prefs` knows, declared once. Option parsing
+/// (`--from`, `--to`, `--format`), extension detection, content sniffing, help text
+/// and error messages all read from it.
+public struct Format: Sendable, Hashable, CustomStringConvertible {
+  /// The canonical name (`xml`, `binary`, `json`, `yaml`, `openstep`).
+  public let name: String
+  /// Other names accepted on the command line (`xml1`, `binary1`, `yml`).
+  public let aliases: [String]
+  /// File extensions (without the dot) that select this format.
+  public let extensions: [String]
+  /// Whether `prefs` writes this format (OpenStep is read-only).
+  public let isWritable: Bool
+  /// One line for help text.
+  public let summary: String
+  /// How content is recognised when neither an option nor an extension decides.
+  let sniff: Sniff
+  /// The reader and writer.
+  public let codec: any FormatCodec
+
+  public var description: String { name }
+  public static func == (a: Format, b: Format) -> Bool { a.name == b.name }
+  public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+  /// How a format is recognised from its first bytes.
+  enum Sniff: Sendable {
+    /// Starts with one of these (after a UTF-8 byte order mark and white space).
+    case prefix([String])
+    /// Starts with one of these characters and reads without error as this format.
+    case parses(startingWith: [Character])
+    /// Looks like an OpenStep `key = value;` list or `( … )` array.
+    case openStepShape
+    /// Anything else.
+    case fallback
+  }
+
+  // MARK: The table
+
+  /// XML property list.
+  public static let xml = Format(
+    name: "xml", aliases: ["xml1"], extensions: ["plist", "xml"], isWritable: true,
+    summary: "XML property list", sniff: .prefix(["<?xml", "<!DOCTYPE plist", "<plist"]),
+    codec: PlistCodec(variant: .xml))
+  /// Binary property list (`bplist00`).
+  public static let binary = Format(
+    name: "binary", aliases: ["binary1", "bplist"], extensions: ["bplist"], isWritable: true,
+    summary: "binary property list", sniff: .prefix(["bplist"]),
+    codec: PlistCodec(variant: .binary))
+  /// JSON, with `$date`/`$data`/`$real`/`$uid` objects for what plain JSON cannot hold.
+  public static let json = Format(
+    name: "json", aliases: [], extensions: ["json"], isWritable: true,
+    summary: "JSON (typed objects for dates, data, non-finite reals and UIDs)",
+    sniff: .parses(startingWith: ["{", "["]), codec: JSONCodec())
+  /// OpenStep (old-style ASCII) property list; read only.
+  public static let openStep = Format(
+    name: "openstep", aliases: ["ascii"], extensions: [], isWritable: false,
+    summary: "OpenStep property list (read only)", sniff: .openStepShape,
+    codec: PlistCodec(variant: .openStep))
+  /// YAML 1.2 (with ISO 8601 timestamps), written so that YAML 1.1 reads it the same.
+  public static let yaml = Format(
+    name: "yaml", aliases: ["yml"], extensions: ["yaml", "yml"], isWritable: true,
+    summary: "YAML", sniff: .fallback, codec: YAMLCodec())
+
+  /// Every format, in sniffing order.
+  public static let all: [Format] = [binary, xml, json, openStep, yaml]
+
+  /// Formats that can be written.
+  public static var writable: [Format] { all.filter(\.isWritable) }
+
+  /// The format called `name` or one of its aliases (case-insensitive).
+  public static func named(_ name: String) -> Format? {
+    let lower = name.lowercased()
+    return all.first { $0.name == lower || $0.aliases.contains(lower) }
+  }
+
+  /// The format a path's extension selects, if any (`.plist` selects XML; reading
+  /// still recognises a binary or OpenStep plist behind it).
+  public static func forPath(_ path: String) -> Format? {
+    let ext = (path as NSString).pathExtension.lowercased()
+    guard !ext.isEmpty else { return nil }
+    return all.first { $0.extensions.contains(ext) }
+  }
+
+  /// Whether this is one of the property list formats.
+  public var isPlist: Bool { self == .xml || self == .binary || self == .openStep }
+
+  /// A text listing the names, for messages: `xml, binary, json, yaml, openstep`.
+  public static func namesList(writableOnly: Bool = false) -> String {
+    (writableOnly ? writable : all).map(\.name).joined(separator: ", ")
+  }
+
+  /// The error for a format name that is not in the table.
+  public static func unknown(_ name: String, writableOnly: Bool = false) -> PrefsError {
+    PrefsError(
+      .usage, "unknown format '\(name)'",
+      hints: ["formats: \(namesList(writableOnly: writableOnly))"])
+  }
+}
+
+// MARK: - Reading with detection
+
+extension Format {
+  /// Reads `data`, deciding its format: `declared` when given, else the path's
+  /// extension, else the content. A `.plist` file (or `--from xml`) may hold any of
+  /// the plist formats. Returns the value and the format it was read as.
+  public static func read(
+    _ data: Data, declared: Format? = nil, path: String? = nil, options: ReadOptions = ReadOptions(),
+    warnings: Warnings = Warnings()
+  ) throws -> (value: PrefValue, format: Format) {
+    if var format = declared ?? path.flatMap(forPath) {
+      if format.isPlist, let sniffed = sniffPlist(data) { format = sniffed }
+      return (try format.codec.read(data, options: options, warnings: warnings), format)
+    }
+    return try readSniffing(data, options: options, warnings: warnings)
+  }
+
+  /// The plist variant the content starts like, if any.
+  static func sniffPlist(_ data: Data) -> Format? {
+    let head = leadingText(data)
+    for format in [binary, xml] {
+      if case .prefix(let marks) = format.sniff, marks.contains(where: head.hasPrefix) { return format }
+    }
+    return looksLikeOpenStep(head) ? openStep : nil
+  }
+
+  private static func readSniffing(_ data: Data, options: ReadOptions, warnings: Warnings) throws
+    -> (value: PrefValue, format: Format)
+  {
+    let head = leadingText(data)
+    for format in all {
+      switch format.sniff {
+      case .prefix(let marks):
+        if marks.contains(where: head.hasPrefix) {
+          return (try format.codec.read(data, options: options, warnings: warnings), format)
+        }
+      case .parses(let starts):
+        // JSON only if it parses as JSON: a YAML flow mapping or an OpenStep
+        // dictionary also starts with `{`.
+        if let first = head.first, starts.contains(first) {
+          let attempt = Warnings()
+          if let value = try? format.codec.read(data, options: options, warnings: attempt) {
+            attempt.all.forEach(warnings.add)
+            return (value, format)
+          }
+        }
+      case .openStepShape:
+        if looksLikeOpenStep(head) {
+          return (try format.codec.read(data, options: options, warnings: warnings), format)
+        }
+      case .fallback:
+        return (try format.codec.read(data, options: options, warnings: warnings), format)
+      }
+    }
+    return (try yaml.codec.read(data, options: options, warnings: warnings), yaml)
+  }
+
+  /// The first few hundred bytes as text, without a byte order mark or leading white space.
+  private static func leadingText(_ data: Data) -> Substring {
+    var bytes = data.prefix(512)
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    let text = String(decoding: bytes, as: UTF8.self)
+    return text.drop(while: { $0.isWhitespace })
+  }
+
+  /// `{ key = value; … }`, `key = value;` or `( … )`: the shapes of an OpenStep plist
+  /// that YAML and JSON never take (`(` does not start a YAML collection, `=` never
+  /// follows a JSON or YAML flow key).
+  static func looksLikeOpenStep(_ head: Substring) -> Bool {
+    var rest = skipOpenStepSpace(head)
+    if rest.first == "(" { return true }
+    if rest.first == "{" { rest = skipOpenStepSpace(rest.dropFirst()) }
+    if rest.first == "}" { return rest.count == 1 || skipOpenStepSpace(rest.dropFirst()).isEmpty }
+    // A key: quoted string or unquoted word.
+    if rest.first == "\"" {
+      guard let close = rest.dropFirst().firstIndex(of: "\"") else { return false }
+      rest = rest[rest.index(after: close)...]
+    } else {
+      let word = rest.prefix(while: { $0.isLetter || $0.isNumber || "_$+/:.-".contains($0) })
+      guard !word.isEmpty else { return false }
+      rest = rest.dropFirst(word.count)
+    }
+    return skipOpenStepSpace(rest).first == "="
+  }
+
+  private static func skipOpenStepSpace(_ text: Substring) -> Substring {
+    var rest = text.drop(while: { $0.isWhitespace })
+    while rest.hasPrefix("//") || rest.hasPrefix("/*") {
+      if rest.hasPrefix("//") {
+        rest = rest.drop(while: { $0 != "\n" })
+      } else if let end = rest.range(of: "*/") {
+        rest = rest[end.upperBound...]
+      } else {
+        return ""
+      }
+      rest = rest.drop(while: { $0.isWhitespace })
+    }
+    return rest
+  }
+}

@@ -1,0 +1,205 @@
+import Foundation
+
+/// The exact text forms of reals and dates that every text format writes and reads
+/// (DESIGN.md section 4), in one place so that JSON, YAML and the command line agree.
+public enum TextForms {
+  // MARK: Reals
+
+  /// A finite real as text that always carries a `.` and, when it has one, a signed
+  /// exponent (`1.0`, `0.1`, `1.0e+20`, `1.0e-07`, `-0.0`), with the shortest digits
+  /// that read back to the same `Double`. Non-finite values give `nil`.
+  public static func real(_ value: Double) -> String? {
+    guard value.isFinite else { return nil }
+    // Swift's description is already the shortest round-tripping form; it omits
+    // the `.` before an exponent (`1e+20`), which YAML 1.1 would read as a string.
+    let text = value.description
+    guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return text }
+    let mantissa = text[..<e]
+    let exponent = text[text.index(after: e)...]
+    let sign = exponent.first == "-" || exponent.first == "+" ? "" : "+"
+    return (mantissa.contains(".") ? String(mantissa) : mantissa + ".0") + "e" + sign + exponent
+  }
+
+  /// Reads a decimal real (`1.5`, `-2e10`, `.5`); `nil` when the text is not one or
+  /// is out of range (`1e400` is an error, never infinity).
+  public static func parseReal(_ text: Substring) -> Double? {
+    guard !text.isEmpty, let value = Double(text), value.isFinite else { return nil }
+    return value
+  }
+
+  // MARK: Dates
+
+  /// A date as UTC ISO 8601 text: `2023-11-14T22:13:20Z`, or with the shortest
+  /// fraction of a second that reads back to exactly the same `Double`.
+  public static func date(_ date: Date) -> String {
+    let t = date.timeIntervalSinceReferenceDate
+    guard t.isFinite else { return t > 0 ? "+inf" : t < 0 ? "-inf" : "nan" }
+    let whole = t.rounded(.down)
+    guard abs(whole) < 1e15 else { return String(t) }
+    let base = civil(fromSecondsSinceReference: Int64(whole))
+    if whole == t { return base + "Z" }
+    // Try fractions of growing length until one reads back to the same bits.
+    let fraction = t - whole
+    for digits in 1...17 {
+      let scale = pow(10.0, Double(digits))
+      var scaled = (fraction * scale).rounded()
+      if scaled >= scale { scaled = scale - 1 }
+      var digitsText = String(Int64(scaled))
+      digitsText = String(repeating: "0", count: digits - digitsText.count) + digitsText
+      let candidate = base + "." + digitsText + "Z"
+      if let back = parseDate(candidate), back.timeIntervalSinceReferenceDate.bitPattern == t.bitPattern {
+        return candidate
+      }
+    }
+    // The fraction cannot be written exactly in 17 digits (cannot happen for a
+    // finite Double in range); fall back to the longest form tried.
+    return base + "." + String(Int64((fraction * 1e17).rounded())) + "Z"
+  }
+
+  /// Reads an ISO 8601 date-time: `YYYY-MM-DD`, optionally followed by `T` or `t` or
+  /// spaces and `hh:mm[:ss[.fraction]]` with an optional zone (`Z`, `±hh`, `±hh:mm`,
+  /// `±hhmm`); no zone means UTC. The fraction keeps every digit given.
+  public static func parseDate(_ text: String) -> Date? {
+    var scanner = DateScanner(Array(text.utf8))
+    return scanner.scan().map { Date(timeIntervalSinceReferenceDate: $0) }
+  }
+
+  /// Seconds between 1970-01-01 and 2001-01-01, the plist epoch.
+  static let referenceEpochOffset: Int64 = 978_307_200
+
+  /// `YYYY-MM-DDThh:mm:ss` for whole seconds since the 2001 reference date (UTC).
+  private static func civil(fromSecondsSinceReference seconds: Int64) -> String {
+    let unix = seconds + referenceEpochOffset
+    let days = unix >= 0 ? unix / 86400 : (unix - 86399) / 86400
+    let secondOfDay = unix - days * 86400
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    func pad(_ n: Int64, _ width: Int) -> String {
+      let s = String(abs(n))
+      return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - s.count)) + s
+    }
+    return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
+      + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+  }
+
+  /// Days from 1970-01-01 to the given civil date (Howard Hinnant's days_from_civil).
+  static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = month > 2 ? month - 3 : month + 9
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+}
+
+/// A small hand-written ISO 8601 reader: `ISO8601DateFormatter` keeps only
+/// milliseconds on Linux and would lose the exact `Double`.
+private struct DateScanner {
+  let bytes: [UInt8]
+  var i = 0
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  mutating func digits(_ count: Int) -> Int64? {
+    guard i + count <= bytes.count else { return nil }
+    var n: Int64 = 0
+    for _ in 0..<count {
+      let b = bytes[i]
+      guard b >= 0x30 && b <= 0x39 else { return nil }
+      n = n * 10 + Int64(b - 0x30)
+      i += 1
+    }
+    return n
+  }
+
+  /// One or two digits: YAML timestamps allow a one-digit hour (`1:59:43`).
+  mutating func oneOrTwoDigits() -> Int64? {
+    guard let first = digits(1) else { return nil }
+    if i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39, let second = digits(1) {
+      return first * 10 + second
+    }
+    return first
+  }
+
+  mutating func expect(_ byte: UInt8) -> Bool {
+    guard i < bytes.count, bytes[i] == byte else { return false }
+    i += 1
+    return true
+  }
+
+  mutating func scan() -> Double? {
+    guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2),
+      expect(UInt8(ascii: "-")), let day = digits(2), (1...12).contains(month), day >= 1,
+      day <= daysIn(month: month, year: year)
+    else { return nil }
+    var seconds = TextForms.daysFromCivil(year: year, month: month, day: day) * 86400
+    var fraction = 0.0
+    if i < bytes.count {
+      // Separator: `T`, `t`, or one or more spaces/tabs.
+      if bytes[i] == UInt8(ascii: "T") || bytes[i] == UInt8(ascii: "t") {
+        i += 1
+      } else {
+        let start = i
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
+        guard i > start else { return nil }
+      }
+      guard let hour = oneOrTwoDigits(), expect(UInt8(ascii: ":")), let minute = digits(2),
+        hour < 24, minute < 60
+      else { return nil }
+      var second: Int64 = 0
+      if expect(UInt8(ascii: ":")) {
+        guard let s = digits(2), s < 61 else { return nil }
+        second = s
+        if expect(UInt8(ascii: ".")) {
+          let start = i
+          while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+          guard i > start, let f = Double("0." + String(decoding: bytes[start..<i], as: UTF8.self))
+          else { return nil }
+          fraction = f
+        }
+      }
+      seconds += hour * 3600 + minute * 60 + second
+      // Zone: spaces allowed before it (YAML 1.1 timestamps).
+      while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
+      if i < bytes.count {
+        if bytes[i] == UInt8(ascii: "Z") || bytes[i] == UInt8(ascii: "z") {
+          i += 1
+        } else if bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+          let sign: Int64 = bytes[i] == UInt8(ascii: "-") ? -1 : 1
+          i += 1
+          guard let zh = oneOrTwoDigits(), zh < 24 else { return nil }
+          var zm: Int64 = 0
+          if expect(UInt8(ascii: ":")) {
+            guard let m = digits(2), m < 60 else { return nil }
+            zm = m
+          } else if i < bytes.count {
+            guard let m = digits(2), m < 60 else { return nil }
+            zm = m
+          }
+          seconds -= sign * (zh * 3600 + zm * 60)
+        } else {
+          return nil
+        }
+      }
+    }
+    guard i == bytes.count else { return nil }
+    return Double(seconds - TextForms.referenceEpochOffset) + fraction
+  }
+
+  func daysIn(month: Int64, year: Int64) -> Int64 {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+}

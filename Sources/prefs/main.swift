@@ -1,0 +1,2 @@
+import PrefsKit
+print("prefs")
