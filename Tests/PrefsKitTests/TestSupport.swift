@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@testable import PrefsKit
+
+/// Paths and helpers shared by the library tests.
+enum TestSupport {
+  /// The package root (the folder holding Package.swift).
+  static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// `../shared/corpus` relative to the package root, or nil (with a visible note) when absent.
+  static func corpus(_ subfolder: String) -> URL? {
+    let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/\(subfolder)")
+    if FileManager.default.fileExists(atPath: url.path) { return url }
+    print("note: corpus folder \(url.path) is absent; skipping the tests that read it")
+    return nil
+  }
+
+  /// The files of a folder, sorted by name.
+  static func files(in folder: URL) -> [URL] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.sorted().map { folder.appendingPathComponent($0) }
+  }
+
+  /// A fresh temporary folder, removed by the caller with `removeItem`.
+  static func temporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefs-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// Encodes with `format` and reads back with the same format.
+  static func roundTrip(_ value: PrefValue, through format: Format, options: WriteOptions = WriteOptions())
+    throws -> PrefValue
+  {
+    let data = try format.codec.encode(value, options: options)
+    return try format.codec.decode(data)
+  }
+
+  /// A value holding every kind of the model, for round-trip tests.
+  static let everyKind: PrefValue = .dictionary([
+    "string": .string("Chimes"),
+    "empty": .string(""),
+    "unicode": .string("caf\u{E9} \u{1F600} \u{4E2D}"),
+    "int": .integer(42),
+    "negative": .integer(-1),
+    "min": .integer(.min),
+    "max": .integer(.max),
+    "big": .unsignedInteger(UInt64.max),
+    "real": .real(1.0),
+    "tenth": .real(0.1),
+    "tiny": .real(1e-7),
+    "huge": .real(1e20),
+    "negativeZero": .real(-0.0),
+    "yes": .bool(true),
+    "no": .bool(false),
+    "date": .date(Date(timeIntervalSinceReferenceDate: 721_692_800)),
+    "data": .data(Data([0, 1, 2, 255])),
+    "emptyData": .data(Data()),
+    "array": .array([.integer(1), .real(1.0), .bool(true), .string("1")]),
+    "emptyArray": .array([]),
+    "dict": .dictionary(["nested": .dictionary(["deeper": .string("x")])]),
+    "emptyDict": .dictionary([:]),
+  ])
+}
