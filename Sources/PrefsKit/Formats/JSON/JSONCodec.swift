@@ -1,13 +1,29 @@
 import Foundation
 
-
-/// SKELETON — replaced by the real codec.
+/// JSON, read and written straight to and from ``PrefValue``.
+///
+/// What plain JSON cannot hold travels as a one-key object: `{"$date": "…"}`,
+/// `{"$data": "<base64>"}`, `{"$real": "inf"}`, `{"$uid": 5}`. A real dictionary
+/// that looks like one of these is written as `{"$dict": {…}}` so that it reads back
+/// as a dictionary. With ``WriteOptions/plainJSON`` the writer emits ordinary JSON
+/// instead (dates as ISO 8601 strings, data as base64, a uid as its integer) and
+/// refuses non-finite reals.
 public struct JSONCodec: FormatCodec {
   public init() {}
+
+  /// The keys of the typed one-key objects, including the escape for look-alikes.
+  static let typedKeys: Set<String> = ["$date", "$data", "$real", "$uid", "$dict"]
+
   public func read(_ data: Data, options: ReadOptions, warnings: Warnings) throws -> PrefValue {
-    throw PrefsError(.badInput, "JSON reading is not built yet")
+    try data.withUnsafeBytes { raw in
+      var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self), options: options, warnings: warnings)
+      return try reader.readDocument()
+    }
   }
+
   public func write(_ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings) throws {
-    throw PrefsError(.badInput, "JSON writing is not built yet")
+    var jsonWriter = JSONWriter(out: writer, options: options)
+    try jsonWriter.write(value)
+    try writer.write(UInt8(ascii: "\n"))
   }
 }

@@ -1,0 +1,431 @@
+import Foundation
+
+/// A strict RFC 8259 reader producing ``PrefValue`` directly, with line:column errors.
+struct JSONReader {
+  let bytes: UnsafeBufferPointer<UInt8>
+  let options: ReadOptions
+  let warnings: Warnings
+  var i = 0
+  var depth = 0
+
+  init(bytes: UnsafeBufferPointer<UInt8>, options: ReadOptions, warnings: Warnings) {
+    self.bytes = bytes
+    self.options = options
+    self.warnings = warnings
+  }
+
+  /// One parsed JSON value: `nil` stands for `null` (which has no place in the model).
+  typealias Parsed = PrefValue?
+
+  mutating func readDocument() throws -> PrefValue {
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+      throw error("a byte order mark is not allowed in JSON", at: 0)
+    }
+    skipSpace()
+    guard i < bytes.count else { throw error("empty input: expected a JSON value", at: i) }
+    let start = i
+    let value = try parseValue(path: KeyPath())
+    skipSpace()
+    guard i == bytes.count else { throw error("unexpected \(describe(i)) after the JSON value", at: i) }
+    guard let value else { throw nullError(at: start, path: KeyPath()) }
+    return value
+  }
+
+  // MARK: Values
+
+  mutating func parseValue(path: KeyPath) throws -> Parsed {
+    guard i < bytes.count else { throw error("unexpected end of input: expected a value", at: i) }
+    switch bytes[i] {
+    case UInt8(ascii: "{"): return try parseObject(path: path, literal: false)
+    case UInt8(ascii: "["): return try parseArray(path: path)
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
+    case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
+    case UInt8(ascii: "n"): try expectWord("null"); return nil
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+    default: throw error("unexpected \(describe(i)): expected a value", at: i)
+    }
+  }
+
+  mutating func expectWord(_ word: StaticString) throws {
+    let start = i
+    let count = word.utf8CodeUnitCount
+    guard bytes.count - i >= count,
+      memcmp(bytes.baseAddress! + i, word.utf8Start, count) == 0
+    else { throw error("unexpected \(describe(start)): expected a value", at: start) }
+    i += count
+  }
+
+  mutating func enter(at position: Int) throws {
+    depth += 1
+    if depth > options.maxDepth {
+      throw error("nesting deeper than \(options.maxDepth) levels", at: position)
+    }
+  }
+
+  mutating func parseArray(path: KeyPath) throws -> Parsed {
+    try enter(at: i)
+    defer { depth -= 1 }
+    i += 1
+    var items: [PrefValue] = []
+    skipSpace()
+    if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+      i += 1
+      return .array(items)
+    }
+    while true {
+      skipSpace()
+      let start = i
+      let itemPath = path.appending(index: items.count)
+      if let item = try parseValue(path: itemPath) {
+        items.append(item)
+      } else {
+        try handleNull(at: start, path: itemPath)
+      }
+      skipSpace()
+      guard i < bytes.count else { throw error("unexpected end of input: expected ',' or ']'", at: i) }
+      if bytes[i] == UInt8(ascii: ",") {
+        i += 1
+      } else if bytes[i] == UInt8(ascii: "]") {
+        i += 1
+        return .array(items)
+      } else {
+        throw error("unexpected \(describe(i)): expected ',' or ']'", at: i)
+      }
+    }
+  }
+
+  /// Parses an object; `literal` keeps it a dictionary even when it looks like a
+  /// typed object (the contents of a `$dict` escape).
+  mutating func parseObject(path: KeyPath, literal: Bool) throws -> Parsed {
+    let objectStart = i
+    try enter(at: i)
+    defer { depth -= 1 }
+    i += 1
+    var dict = PrefDictionary()
+    // The raw contents of a `$dict` member, kept uninterpreted in case it is the
+    // escape of a look-alike dictionary.
+    var literalChild: PrefDictionary?
+    skipSpace()
+    if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+      i += 1
+      return .dictionary(dict)
+    }
+    while true {
+      skipSpace()
+      guard i < bytes.count else { throw error("unexpected end of input: expected a key", at: i) }
+      guard bytes[i] == UInt8(ascii: "\"") else {
+        throw error("unexpected \(describe(i)): expected a string key", at: i)
+      }
+      let keyStart = i
+      let key = try parseString()
+      skipSpace()
+      guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
+        throw error(i < bytes.count ? "unexpected \(describe(i)): expected ':'" : "unexpected end of input: expected ':'", at: i)
+      }
+      i += 1
+      skipSpace()
+      let valueStart = i
+      let valuePath = path.appending(key: key)
+      let parsed: Parsed
+      if !literal, key == "$dict", dict.isEmpty, i < bytes.count, bytes[i] == UInt8(ascii: "{") {
+        parsed = try parseObject(path: valuePath, literal: true)
+        literalChild = parsed?.dictionaryValue
+      } else {
+        parsed = try parseValue(path: valuePath)
+      }
+      if let value = parsed {
+        if dict.contains(key) { throw error("duplicate key \"\(key)\"", at: keyStart) }
+        dict.insertNew(key, value)
+      } else {
+        if dict.contains(key) { throw error("duplicate key \"\(key)\"", at: keyStart) }
+        try handleNull(at: valueStart, path: valuePath)
+      }
+      skipSpace()
+      guard i < bytes.count else { throw error("unexpected end of input: expected ',' or '}'", at: i) }
+      if bytes[i] == UInt8(ascii: ",") {
+        i += 1
+      } else if bytes[i] == UInt8(ascii: "}") {
+        i += 1
+        break
+      } else {
+        throw error("unexpected \(describe(i)): expected ',' or '}'", at: i)
+      }
+    }
+    if literal { return .dictionary(dict) }
+    if dict.count == 1, let key = dict.keys.first, JSONCodec.typedKeys.contains(key) {
+      return try interpretTyped(key: key, value: dict[key]!, literal: literalChild, at: objectStart)
+    }
+    // A `$dict` member in a larger object is an ordinary key: interpret its contents now.
+    if let literalChild, dict.count > 1 {
+      dict["$dict"] = try interpretAfterwards(literalChild, at: objectStart)
+    }
+    return .dictionary(dict)
+  }
+
+  /// Interprets a dictionary that was read raw, as an ordinary object would have been.
+  func interpretAfterwards(_ dict: PrefDictionary, at position: Int) throws -> PrefValue {
+    if dict.count == 1, let key = dict.keys.first, JSONCodec.typedKeys.contains(key), key != "$dict" {
+      return try interpretTyped(key: key, value: dict[key]!, literal: nil, at: position)
+    }
+    return .dictionary(dict)
+  }
+
+  /// The value a one-key typed object stands for.
+  func interpretTyped(key: String, value: PrefValue, literal: PrefDictionary?, at position: Int) throws -> PrefValue {
+    switch (key, value) {
+    case ("$date", .string(let text)):
+      guard let date = TextForms.parseDate(text) else {
+        throw error("\"$date\" needs an ISO 8601 date, not \"\(text)\"", at: position)
+      }
+      return .date(date)
+    case ("$data", .string(let text)):
+      guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters),
+        text.allSatisfy({ $0.isLetter || $0.isNumber || "+/=\n\r ".contains($0) })
+      else { throw error("\"$data\" needs base64 text", at: position) }
+      return .data(data)
+    case ("$real", .string(let text)):
+      switch text.lowercased() {
+      case "inf", "+inf", "infinity", "+infinity": return .real(.infinity)
+      case "-inf", "-infinity": return .real(-.infinity)
+      case "nan": return .real(.nan)
+      default:
+        if let real = TextForms.parseReal(Substring(text)) { return .real(real) }
+        throw error("\"$real\" needs \"inf\", \"-inf\", \"nan\" or a number, not \"\(text)\"", at: position)
+      }
+    case ("$real", .real(let real)): return .real(real)
+    case ("$uid", .integer(let n)) where n >= 0: return .uid(UInt64(n))
+    case ("$uid", .unsignedInteger(let n)): return .uid(n)
+    case ("$dict", .dictionary(let dict)): return .dictionary(literal ?? dict)
+    default:
+      throw error("\"\(key)\" cannot hold \(value.kind.rawValue) \(shortText(value))", at: position)
+    }
+  }
+
+  func shortText(_ value: PrefValue) -> String {
+    switch value {
+    case .integer(let n): String(n)
+    case .unsignedInteger(let n): String(n)
+    case .bool(let b): String(b)
+    case .string(let s): "\"\(s.prefix(40))\""
+    default: ""
+    }
+  }
+
+  func handleNull(at position: Int, path: KeyPath) throws {
+    if options.dropNulls {
+      let (line, column) = lineColumn(position)
+      warnings.add(
+        "dropped null at \(path.description.isEmpty ? "the top level" : path.description)",
+        position: .lineColumn(line: line, column: column))
+    } else {
+      throw nullError(at: position, path: path)
+    }
+  }
+
+  func nullError(at position: Int, path: KeyPath) -> PrefsError {
+    var e = error(
+      "null\(path.description.isEmpty ? "" : " at \(path)") has no plist form", at: position)
+    e.hints = ["use --drop-nulls to leave nulls out"]
+    return e
+  }
+
+  // MARK: Numbers
+
+  mutating func parseNumber() throws -> Parsed {
+    let start = i
+    if bytes[i] == UInt8(ascii: "-") { i += 1 }
+    guard i < bytes.count, isDigit(bytes[i]) else { throw error("a number needs digits", at: i) }
+    if bytes[i] == UInt8(ascii: "0") {
+      i += 1
+      if i < bytes.count, isDigit(bytes[i]) { throw error("a number cannot start with 0", at: start) }
+    } else {
+      while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+    }
+    var isReal = false
+    if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+      isReal = true
+      i += 1
+      guard i < bytes.count, isDigit(bytes[i]) else { throw error("a number needs digits after '.'", at: i) }
+      while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+    }
+    if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+      isReal = true
+      i += 1
+      if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+      guard i < bytes.count, isDigit(bytes[i]) else { throw error("a number needs digits in its exponent", at: i) }
+      while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+    }
+    let text = Substring(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+    if isReal {
+      guard let real = TextForms.parseReal(text) else {
+        throw error("number \(text.prefix(40)) is out of range for a real", at: start)
+      }
+      return .real(real)
+    }
+    if let n = Int64(text) { return .integer(n) }
+    if text.first != "-", let n = UInt64(text) { return .unsignedInteger(n) }
+    throw error("integer \(text.prefix(40)) is out of range (64 bits)", at: start)
+  }
+
+  @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+  // MARK: Strings
+
+  mutating func parseString() throws -> String {
+    let open = i
+    i += 1
+    let start = i
+    // Fast path: no escapes.
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == UInt8(ascii: "\"") {
+        let slice = UnsafeBufferPointer(rebasing: bytes[start..<i])
+        i += 1
+        if let text = String(validating: slice, as: UTF8.self) { return text }
+        throw error("invalid UTF-8", at: start + firstInvalidUTF8(slice))
+      }
+      if b == UInt8(ascii: "\\") { break }
+      if b < 0x20 { throw error("control character U+\(hex4(UInt16(b))) must be escaped in a string", at: i) }
+      i += 1
+    }
+    guard i < bytes.count else { throw error("unterminated string", at: open) }
+    // Slow path: build the bytes with escapes decoded.
+    var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<i]))
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == UInt8(ascii: "\"") {
+        i += 1
+        if let text = String(validating: out, as: UTF8.self) { return text }
+        throw error("invalid UTF-8 in string", at: start)
+      }
+      if b < 0x20 { throw error("control character U+\(hex4(UInt16(b))) must be escaped in a string", at: i) }
+      if b != UInt8(ascii: "\\") {
+        out.append(b)
+        i += 1
+        continue
+      }
+      let escapeStart = i
+      i += 1
+      guard i < bytes.count else { break }
+      switch bytes[i] {
+      case UInt8(ascii: "\""): out.append(0x22)
+      case UInt8(ascii: "\\"): out.append(0x5C)
+      case UInt8(ascii: "/"): out.append(0x2F)
+      case UInt8(ascii: "b"): out.append(0x08)
+      case UInt8(ascii: "f"): out.append(0x0C)
+      case UInt8(ascii: "n"): out.append(0x0A)
+      case UInt8(ascii: "r"): out.append(0x0D)
+      case UInt8(ascii: "t"): out.append(0x09)
+      case UInt8(ascii: "u"):
+        var scalar = UInt32(try hexEscape(at: escapeStart))
+        if (0xD800...0xDBFF).contains(scalar) {
+          guard i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") else {
+            throw error("unpaired surrogate \\u\(hex4(UInt16(scalar)))", at: escapeStart)
+          }
+          i += 2
+          let low = UInt32(try hexEscape(at: i - 1))
+          guard (0xDC00...0xDFFF).contains(low) else {
+            throw error("unpaired surrogate \\u\(hex4(UInt16(scalar)))", at: escapeStart)
+          }
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(scalar) {
+          throw error("unpaired surrogate \\u\(hex4(UInt16(scalar)))", at: escapeStart)
+        }
+        out.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+      default:
+        throw error("invalid escape \\\(describeByte(bytes[i]))", at: escapeStart)
+      }
+      i += 1
+    }
+    throw error("unterminated string", at: open)
+  }
+
+  /// Reads the four hex digits after `\u` (with `i` on the `u`), leaving `i` on the last digit.
+  mutating func hexEscape(at escapeStart: Int) throws -> UInt16 {
+    guard bytes.count - i > 4 else { throw error("\\u needs four hex digits", at: escapeStart) }
+    var value: UInt16 = 0
+    for _ in 0..<4 {
+      i += 1
+      let b = bytes[i]
+      let digit: UInt8
+      switch b {
+      case 0x30...0x39: digit = b - 0x30
+      case 0x41...0x46: digit = b - 0x41 + 10
+      case 0x61...0x66: digit = b - 0x61 + 10
+      default: throw error("\\u needs four hex digits", at: escapeStart)
+      }
+      value = value << 4 | UInt16(digit)
+    }
+    return value
+  }
+
+  // MARK: Positions and messages
+
+  mutating func skipSpace() {
+    while i < bytes.count {
+      switch bytes[i] {
+      case 0x20, 0x0A, 0x0D, 0x09: i += 1
+      default: return
+      }
+    }
+  }
+
+  func describe(_ position: Int) -> String {
+    guard position < bytes.count else { return "end of input" }
+    return "'\(describeByte(bytes[position]))'"
+  }
+
+  func describeByte(_ b: UInt8) -> String {
+    b >= 0x21 && b < 0x7F ? String(UnicodeScalar(b)) : "\\x" + String(b, radix: 16, uppercase: true)
+  }
+
+  func hex4(_ n: UInt16) -> String {
+    let s = String(n, radix: 16, uppercase: true)
+    return String(repeating: "0", count: 4 - s.count) + s
+  }
+
+  func error(_ message: String, at position: Int) -> PrefsError {
+    let (line, column) = lineColumn(position)
+    return .badInput(message, line: line, column: column)
+  }
+
+  /// 1-based line and column (in characters of UTF-8) of a byte offset.
+  func lineColumn(_ position: Int) -> (Int, Int) {
+    var line = 1
+    var lineStart = 0
+    let end = min(position, bytes.count)
+    for k in 0..<end where bytes[k] == 0x0A {
+      line += 1
+      lineStart = k + 1
+    }
+    var column = 1
+    for k in lineStart..<end where bytes[k] & 0xC0 != 0x80 { column += 1 }
+    return (line, column)
+  }
+}
+
+/// The offset of the first byte that makes `bytes` invalid UTF-8 (or its count).
+func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+  var k = 0
+  while k < bytes.count {
+    let b = bytes[k]
+    let length: Int
+    switch b {
+    case 0x00...0x7F: length = 1
+    case 0xC2...0xDF: length = 2
+    case 0xE0...0xEF: length = 3
+    case 0xF0...0xF4: length = 4
+    default: return k
+    }
+    guard k + length <= bytes.count else { return k }
+    if length > 1 {
+      // Validate the whole sequence through the standard library.
+      if String(validating: UnsafeBufferPointer(rebasing: bytes[k..<k + length]), as: UTF8.self) == nil {
+        return k
+      }
+    }
+    k += length
+  }
+  return k
+}

@@ -1,0 +1,138 @@
+import PrefsKit
+
+/// Parses one command's arguments against its table entry.
+///
+/// Rules: `--name value` and `--name=value`; `-x value`; `-word` options as
+/// `defaults` spells them; `--` ends options; `-` alone is an argument (stdin);
+/// `-g` is the global domain; a negative number (`-1`, `-0.5`) is a value, not an option.
+enum ArgumentParser {
+  static func parse(_ arguments: [String], for command: CommandSpec) throws -> ParsedArguments {
+    var result = ParsedArguments()
+    var k = 0
+    var optionsEnded = false
+
+    func take(_ option: OptionSpec, inline: String?, spelled: String) throws {
+      if let valueName = option.valueName {
+        let value: String
+        if let inline {
+          value = inline
+        } else {
+          k += 1
+          guard k < arguments.count else {
+            throw usageError("option '\(spelled)' needs a value (\(valueName))", command)
+          }
+          value = arguments[k]
+        }
+        if !option.repeatable, result.values[option.name] != nil {
+          throw usageError("option '\(spelled)' is given more than once", command)
+        }
+        result.values[option.name, default: []].append(value)
+      } else {
+        if inline != nil { throw usageError("option '\(spelled)' takes no value", command) }
+        result.values[option.name, default: []].append("")
+      }
+      result.order.append(option.name)
+    }
+
+    while k < arguments.count {
+      let argument = arguments[k]
+      if optionsEnded || !argument.hasPrefix("-") || argument == "-" || argument == "-g"
+        || isNegativeNumber(argument)
+      {
+        result.positionals.append(argument)
+      } else if argument == "--" {
+        optionsEnded = true
+      } else if argument.hasPrefix("--") {
+        let body = argument.dropFirst(2)
+        let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+        let inline = body.contains("=") ? String(body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[1]) : nil
+        if name == "help" {
+          result.values["help"] = [""]
+        } else if let option = command.options.first(where: { $0.long.contains(name) }) {
+          try take(option, inline: inline, spelled: "--\(name)")
+        } else {
+          throw unknownOption("--\(name)", command)
+        }
+      } else {
+        let body = String(argument.dropFirst())
+        if let option = command.options.first(where: { $0.words.contains(body) }) {
+          try take(option, inline: nil, spelled: argument)
+        } else if body.count == 1, body == "h" {
+          result.values["help"] = [""]
+        } else if body.count == 1, let option = command.options.first(where: { $0.short.contains(body.first!) }) {
+          try take(option, inline: nil, spelled: argument)
+        } else {
+          throw unknownOption(argument, command)
+        }
+      }
+      k += 1
+    }
+    if result.values["help"] != nil { return result }
+
+    // Arity.
+    let required = command.arguments.filter { !$0.optional && !$0.variadic }.count
+    let variadic = command.arguments.contains { $0.variadic }
+    if result.positionals.count < required {
+      let missing = command.arguments.filter { !$0.optional }[result.positionals.count]
+      throw usageError("missing argument \(missing.name)", command)
+    }
+    if !variadic, result.positionals.count > command.arguments.count {
+      throw usageError("unexpected argument '\(result.positionals[command.arguments.count])'", command)
+    }
+    return result
+  }
+
+  /// `-1`, `-0.5`, `-1e3`, `-.5`: values that look like options.
+  static func isNegativeNumber(_ text: String) -> Bool {
+    let rest = text.dropFirst()
+    guard let first = rest.first else { return false }
+    return (first.isNumber || first == ".") && Double(rest) != nil
+  }
+
+  static func unknownOption(_ spelled: String, _ command: CommandSpec) -> PrefsError {
+    let spellings = command.options.flatMap { o in
+      o.long.map { "--\($0)" } + o.short.map { "-\($0)" } + o.words.map { "-\($0)" }
+    }
+    var error = usageError("unknown option '\(spelled)'", command)
+    if let guess = Suggestions.closest(to: spelled, among: spellings) {
+      error.message += "; did you mean '\(guess)'?"
+    }
+    return error
+  }
+
+  static func usageError(_ message: String, _ command: CommandSpec?) -> PrefsError {
+    var error = PrefsError(.usage, message)
+    if let command {
+      error.hints = ["Usage: \(command.usage)", "See 'prefs help \(command.name)'."]
+    } else {
+      error.hints = ["Usage: prefs COMMAND [ARGUMENTS] [OPTIONS]", "See 'prefs help'."]
+    }
+    return error
+  }
+}
+
+/// Close matches for mistyped names.
+enum Suggestions {
+  /// The candidate nearest to `text` by edit distance, if it is near enough to be a typo.
+  static func closest(to text: String, among candidates: [String]) -> String? {
+    let scored = candidates.map { ($0, distance(text, $0)) }.min { $0.1 < $1.1 }
+    guard let (best, score) = scored, score <= max(2, text.count / 3) else { return nil }
+    return best
+  }
+
+  /// Levenshtein distance.
+  static func distance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    if a.isEmpty { return b.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+      var current = [i] + Array(repeating: 0, count: b.count)
+      for j in 1...max(b.count, 1) where j <= b.count {
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+}

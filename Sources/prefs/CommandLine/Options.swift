@@ -1,0 +1,65 @@
+import PrefsKit
+
+/// The option glossary (DESIGN.md section 7): each option declared once, with the
+/// one meaning it has in every command that lists it.
+enum Options {
+  static let from = OptionSpec(
+    "from", long: ["from"], value: "FMT",
+    help: "Input format: \(Format.namesList()) (default: from the extension, else the content).")
+  static let to = OptionSpec(
+    "to", long: ["to"], value: "FMT",
+    help: "Output format: \(Format.namesList(writableOnly: true)) (default: from -o's extension, else yaml).")
+  static let output = OptionSpec(
+    "output", long: ["output"], short: ["o"], value: "FILE",
+    help: "Write to FILE, atomically (- is standard output, the default).")
+  static let sortKeys = OptionSpec(
+    "sort-keys", long: ["sort-keys"], help: "Sort dictionary keys by code point.")
+  static let plain = OptionSpec(
+    "plain", long: ["plain"],
+    help: "Ordinary JSON: dates as ISO 8601 strings, data as base64, no typed objects.")
+  static let compact = OptionSpec("compact", long: ["compact"], help: "One-line JSON.")
+  static let dropNulls = OptionSpec(
+    "drop-nulls", long: ["drop-nulls"], help: "Leave YAML/JSON nulls out, with a warning, instead of failing.")
+  static let yamlVersion = OptionSpec(
+    "yaml-version", long: ["yaml-version"], value: "VERSION",
+    help: "Resolve plain YAML scalars as YAML 1.2 (default) or 1.1 (yes/no are booleans, 0755 is octal).")
+}
+
+extension ParsedArguments {
+  /// `--from`, checked against the format table.
+  func inputFormat() throws -> Format? {
+    guard let name = value(Options.from) else { return nil }
+    guard let format = Format.named(name) else { throw Format.unknown(name) }
+    return format
+  }
+
+  /// `--to` (or another option naming an output format), checked against the table.
+  func outputFormat(_ option: OptionSpec = Options.to) throws -> Format? {
+    guard let name = value(option) else { return nil }
+    guard let format = Format.named(name) else { throw Format.unknown(name, writableOnly: true) }
+    guard format.isWritable else {
+      throw PrefsError(
+        .usage, "\(format.name) can be read but not written",
+        hints: ["formats that can be written: \(Format.namesList(writableOnly: true))"])
+    }
+    return format
+  }
+
+  /// The reading options: `--drop-nulls`, `--yaml-version`.
+  func readOptions() throws -> ReadOptions {
+    var options = ReadOptions()
+    options.dropNulls = has(Options.dropNulls)
+    if let version = value(Options.yamlVersion) {
+      guard let parsed = YAMLVersion(rawValue: version) else {
+        throw PrefsError(.usage, "unknown YAML version '\(version)'", hints: ["versions: 1.2, 1.1"])
+      }
+      options.yamlVersion = parsed
+    }
+    return options
+  }
+
+  /// The writing options: `--sort-keys`, `--plain`, `--compact`.
+  func writeOptions() -> WriteOptions {
+    WriteOptions(sortKeys: has(Options.sortKeys), plainJSON: has(Options.plain), compact: has(Options.compact))
+  }
+}

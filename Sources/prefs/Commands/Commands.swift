@@ -1,0 +1,16 @@
+import PrefsKit
+
+/// The command table: every subcommand, in the order help lists them.
+enum Commands {
+  static let all: [CommandSpec] = [Convert.spec, Help.spec]
+
+  static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
+
+  static func unknownCommand(_ name: String) -> PrefsError {
+    var error = ArgumentParser.usageError("unknown command '\(name)'", nil)
+    if let guess = Suggestions.closest(to: name, among: all.map(\.name)) {
+      error.message += "; did you mean '\(guess)'?"
+    }
+    return error
+  }
+}
