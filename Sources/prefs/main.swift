@@ -12,7 +12,7 @@ func runPrefs(_ arguments: [String], console: Console) -> Int32 {
       return Console.Status.usage
     }
     switch first {
-    case "-h", "--help": 
+    case "-h", "--help":
       console.out(Help.overview())
       return Console.Status.success
     case "--version", "-V", "version":

@@ -34,7 +34,9 @@ import Testing
   }
 
   @Test func integersRealsAndBoolsStayDistinct() throws {
-    #expect(try read("[1, 1.0, true, 1e0, -0, -0.0]") == .array([.integer(1), .real(1), .bool(true), .real(1), .integer(0), .real(-0.0)]))
+    #expect(
+      try read("[1, 1.0, true, 1e0, -0, -0.0]")
+        == .array([.integer(1), .real(1), .bool(true), .real(1), .integer(0), .real(-0.0)]))
     #expect(try write(.array([.integer(1), .real(1), .bool(true)])) == "[1,1.0,true]\n")
   }
 
@@ -56,7 +58,8 @@ import Testing
 
   @Test(arguments: [
     (1.0, "1.0"), (0.1, "0.1"), (1e20, "1.0e+20"), (1e-7, "1.0e-07"), (-0.0, "-0.0"),
-    (123.456, "123.456"), (Double.leastNonzeroMagnitude, "5.0e-324"), (1.7976931348623157e308, "1.7976931348623157e+308"),
+    (123.456, "123.456"), (Double.leastNonzeroMagnitude, "5.0e-324"),
+    (1.7976931348623157e308, "1.7976931348623157e+308"),
   ])
   func realsAlwaysHaveADotOrExponent(value: Double, text: String) throws {
     #expect(try write(.real(value)) == text + "\n")
@@ -80,7 +83,9 @@ import Testing
     let value: PrefValue = .dictionary([
       "d": .date(Date(timeIntervalSinceReferenceDate: 0)), "b": .data(Data([255])), "u": .uid(7),
     ])
-    #expect(try write(value, WriteOptions(plainJSON: true, compact: true)) == #"{"d":"2001-01-01T00:00:00Z","b":"/w==","u":7}"# + "\n")
+    #expect(
+      try write(value, WriteOptions(plainJSON: true, compact: true))
+        == #"{"d":"2001-01-01T00:00:00Z","b":"/w==","u":7}"# + "\n")
     #expect(throws: PrefsError.self) {
       _ = try write(.dictionary(["x": .array([.real(.nan)])]), WriteOptions(plainJSON: true))
     }

@@ -45,7 +45,9 @@ enum ArgumentParser {
       } else if argument.hasPrefix("--") {
         let body = argument.dropFirst(2)
         let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-        let inline = body.contains("=") ? String(body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[1]) : nil
+        let inline =
+          body.contains("=")
+          ? String(body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[1]) : nil
         if name == "help" {
           result.values["help"] = [""]
         } else if let option = command.options.first(where: { $0.long.contains(name) }) {

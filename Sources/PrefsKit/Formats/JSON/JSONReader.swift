@@ -39,9 +39,15 @@ struct JSONReader {
     case UInt8(ascii: "{"): return try parseObject(path: path, literal: false)
     case UInt8(ascii: "["): return try parseArray(path: path)
     case UInt8(ascii: "\""): return .string(try parseString())
-    case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-    case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-    case UInt8(ascii: "n"): try expectWord("null"); return nil
+    case UInt8(ascii: "t"):
+      try expectWord("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try expectWord("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try expectWord("null")
+      return nil
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
     default: throw error("unexpected \(describe(i)): expected a value", at: i)
     }
@@ -121,7 +127,8 @@ struct JSONReader {
       let key = try parseString()
       skipSpace()
       guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
-        throw error(i < bytes.count ? "unexpected \(describe(i)): expected ':'" : "unexpected end of input: expected ':'", at: i)
+        throw error(
+          i < bytes.count ? "unexpected \(describe(i)): expected ':'" : "unexpected end of input: expected ':'", at: i)
       }
       i += 1
       skipSpace()

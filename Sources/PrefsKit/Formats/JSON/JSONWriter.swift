@@ -134,7 +134,9 @@ struct JSONWriter {
           try out.write(Self.hexDigits[Int(b & 0xF)])
         }
       }
-      if runStart < utf8.count { try out.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[runStart...]))) }
+      if runStart < utf8.count {
+        try out.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[runStart...])))
+      }
     }
     try out.write(UInt8(ascii: "\""))
   }

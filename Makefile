@@ -1,0 +1,47 @@
+# The README's commands: `make demo` and `make test` (plus `make bench`).
+SWIFT ?= swift
+PREFIX ?= /usr/local
+# Use sudo for apt only when not root and sudo exists.
+SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null && echo sudo)
+PREFS := .build/release/prefs
+
+.PHONY: all deps build demo test format lint-format clean
+
+all: build
+
+# libyaml (the YAML codec's C library) through Debian's packages when pkg-config lacks it.
+deps:
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists yaml-0.1; then \
+		echo "Installing libyaml-dev and pkg-config with apt-get"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libyaml-dev pkg-config; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product prefs
+
+# Converts the shipped samples and prints them.
+demo: build
+	@echo '$$ prefs convert Samples/UserSettings.plist --to json'
+	@$(PREFS) convert Samples/UserSettings.plist --to json
+	@echo
+	@echo '$$ prefs convert Samples/UserSettings.json --to xml'
+	@$(PREFS) convert Samples/UserSettings.json --to xml
+	@echo
+	@echo '$$ prefs convert Samples/UserSettings.plist --to binary -o /tmp/UserSettings.bplist'
+	@$(PREFS) convert Samples/UserSettings.plist --to binary -o /tmp/UserSettings.bplist
+	@echo '$$ prefs convert /tmp/UserSettings.bplist --to json --compact'
+	@$(PREFS) convert /tmp/UserSettings.bplist --to json --compact
+
+test: deps
+	@# The Python cross-checks use PyYAML and ruamel.yaml when they can be had; they skip visibly otherwise.
+	-@python3 -c 'import yaml, ruamel.yaml' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check pyyaml ruamel.yaml >/dev/null 2>&1 || true
+	$(SWIFT) test
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+
+lint-format:
+	$(SWIFT) format lint --recursive Package.swift Sources Tests
+
+clean:
+	rm -rf .build
