@@ -27,11 +27,15 @@ enum ArgumentParser {
           throw usageError("option '\(spelled)' is given more than once", command)
         }
         result.values[option.name, default: []].append(value)
+        result.sequence.append(.option(name: option.name, value: value))
       } else {
         if inline != nil { throw usageError("option '\(spelled)' takes no value", command) }
+        if !option.repeatable, result.values[option.name] != nil {
+          throw usageError("option '\(spelled)' is given more than once", command)
+        }
         result.values[option.name, default: []].append("")
+        result.sequence.append(.option(name: option.name, value: spelled))
       }
-      result.order.append(option.name)
     }
 
     while k < arguments.count {
@@ -40,6 +44,7 @@ enum ArgumentParser {
         || isNegativeNumber(argument)
       {
         result.positionals.append(argument)
+        result.sequence.append(.positional(argument))
       } else if argument == "--" {
         optionsEnded = true
       } else if argument.hasPrefix("--") {

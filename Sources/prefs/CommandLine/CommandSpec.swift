@@ -86,8 +86,15 @@ struct CommandSpec: Sendable {
 struct ParsedArguments: Sendable {
   var positionals: [String] = []
   var values: [String: [String]] = [:]
-  /// Options in the order given, for commands where order matters (`-array-add`).
-  var order: [String] = []
+  /// Arguments and options in the order given, for commands where order matters
+  /// (`write d k -array -int 1 -string a`).
+  var sequence: [Token] = []
+
+  /// One element of ``sequence``.
+  enum Token: Sendable, Equatable {
+    case positional(String)
+    case option(name: String, value: String)
+  }
 
   func has(_ option: OptionSpec) -> Bool { values[option.name] != nil }
   func value(_ option: OptionSpec) -> String? { values[option.name]?.last }

@@ -63,3 +63,44 @@ extension ParsedArguments {
     WriteOptions(sortKeys: has(Options.sortKeys), plainJSON: has(Options.plain), compact: has(Options.compact))
   }
 }
+
+extension Options {
+  static let defaultsDir = OptionSpec(
+    "defaults-dir", long: ["defaults-dir"], value: "DIR",
+    help: "The domain store's folder (default: $PREFS_DEFAULTS_DIR, else where UserDefaults keeps domains).")
+  static let exclude = OptionSpec(
+    "exclude", long: ["exclude"], value: "KEY-GLOB", repeatable: true,
+    help: "Leave out key paths matching KEY-GLOB (a shell pattern such as 'SULast*'); repeatable.")
+  static let format = OptionSpec(
+    "format", long: ["format"], short: ["f"], value: "FMT",
+    help: "Output format: \(Format.namesList(writableOnly: true)) (default: yaml).")
+  static let force = OptionSpec(
+    "force", long: ["force"],
+    help: "Replace a domain file that does not parse, keeping a copy of it as FILE.bak.")
+  static let type = OptionSpec(
+    "type", long: ["type"], short: ["t"], value: "TYPE",
+    help: "The value's type: \(ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", ")).")
+  /// The `defaults`-style type words: `-string`, `-int`, … `-dict-add`.
+  static let typeWords: [OptionSpec] = [
+    OptionSpec("word-string", words: ["string"], help: "The value is a string."),
+    OptionSpec("word-integer", words: ["int", "integer"], help: "The value is an integer."),
+    OptionSpec("word-real", words: ["float", "real"], help: "The value is a real number."),
+    OptionSpec("word-bool", words: ["bool", "boolean"], help: "The value is a boolean (true/false, yes/no, 1/0)."),
+    OptionSpec("word-date", words: ["date"], help: "The value is an ISO 8601 date."),
+    OptionSpec("word-data", words: ["data"], help: "The value is data, in hex (as defaults takes it)."),
+    OptionSpec("word-array", words: ["array"], help: "The values form an array (replacing the old value)."),
+    OptionSpec("word-array-add", words: ["array-add"], help: "Append the values to the array."),
+    OptionSpec("word-dict", words: ["dict"], help: "KEY VALUE pairs form a dictionary (replacing the old value)."),
+    OptionSpec("word-dict-add", words: ["dict-add"], help: "Add KEY VALUE pairs to the dictionary."),
+  ]
+}
+
+extension ParsedArguments {
+  /// The domain store: `--defaults-dir`, else the environment's.
+  func store() -> any DomainStore {
+    defaultDomainStore(directory: value(Options.defaultsDir))
+  }
+
+  /// The `--exclude` patterns.
+  func excludes() -> [KeyGlob] { all(Options.exclude).map(KeyGlob.init) }
+}

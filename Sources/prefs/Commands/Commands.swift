@@ -2,7 +2,10 @@ import PrefsKit
 
 /// The command table: every subcommand, in the order help lists them.
 enum Commands {
-  static let all: [CommandSpec] = [Convert.spec, Help.spec]
+  static let all: [CommandSpec] = [
+    Convert.spec, Export.spec, Import.spec, Domains.spec, Read.spec, ReadType.spec, Write.spec, Delete.spec,
+    Rename.spec, Help.spec,
+  ]
 
   static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 

@@ -1,0 +1,124 @@
+import Foundation
+
+/// A domain kept in one file: a file of the Linux store, or any preference file
+/// named by path. Writes go through ``AtomicFile`` under a ``FileLock`` kept in a
+/// hidden `.<file name>.lock` beside the file.
+public struct FileDomain: PreferenceDomain {
+  public let path: String
+  public let name: String
+  /// The format of a new file; an existing file keeps the format it has.
+  public let newFileFormat: Format
+  /// The mode of a new file.
+  public let newFileMode: mode_t
+  /// Whether a missing folder is created (mode 0700) on the first write, as the store's is.
+  public let createsFolder: Bool
+
+  /// A domain in the file at `path`, called `name` in messages.
+  public init(
+    path: String, name: String? = nil, newFileFormat: Format? = nil, newFileMode: mode_t = 0o644,
+    createsFolder: Bool = false
+  ) {
+    self.path = path
+    self.name = name ?? path
+    let byExtension = Format.forPath(path)
+    self.newFileFormat = newFileFormat ?? (byExtension?.isWritable == true ? byExtension! : .xml)
+    self.newFileMode = newFileMode
+    self.createsFolder = createsFolder
+  }
+
+  public var location: String { path }
+
+  /// The lock file: `.<name>.lock` beside the domain file.
+  var lockPath: String {
+    let folder = (path as NSString).deletingLastPathComponent
+    let file = "." + (path as NSString).lastPathComponent + ".lock"
+    return folder.isEmpty ? file : (folder as NSString).appendingPathComponent(file)
+  }
+
+  public func read(options: ReadOptions = ReadOptions()) throws -> PrefDictionary? {
+    try load(options: options)?.contents
+  }
+
+  /// The file's contents and format, or nil when there is no file.
+  func load(options: ReadOptions) throws -> (contents: PrefDictionary, format: Format, raw: Data)? {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      if errno == ENOENT { return nil }
+      throw PrefsError(.io, String(cString: strerror(errno)).lowercased(), file: path)
+    }
+    let data = try InputFile.read(path)
+    // An empty file holds nothing to lose: it reads as an empty domain.
+    if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+      return (PrefDictionary(), newFileFormat, data)
+    }
+    do {
+      let (value, format) = try Format.read(data, path: path, options: options)
+      guard case .dictionary(let dict) = value else {
+        throw PrefsError(
+          .badInput,
+          "the domain holds \(value.kind.rawValue == "array" ? "an" : "a") \(value.kind.rawValue), not a dictionary")
+      }
+      return (dict, format, data)
+    } catch let error as PrefsError {
+      throw error.inFile(path)
+    }
+  }
+
+  @discardableResult
+  public func modify(
+    force: Bool = false, dryRun: Bool = false, options: ReadOptions = ReadOptions(),
+    _ body: (inout PrefDictionary?) throws -> Void
+  ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
+    if createsFolder, !dryRun {
+      let folder = (path as NSString).deletingLastPathComponent
+      if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+        do {
+          try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+          throw PrefsError(.cannotCreate, "cannot create the folder: \(error.localizedDescription)", file: folder)
+        }
+      }
+    }
+    let lock = try FileLock(path: lockPath)
+    defer { withExtendedLifetime(lock) {} }
+
+    var before: PrefDictionary?
+    var format = newFileFormat
+    var corrupt: Data?
+    do {
+      if let loaded = try load(options: options) {
+        before = loaded.contents
+        format = loaded.format
+      }
+    } catch let error as PrefsError where error.category == .badInput {
+      guard force else {
+        var refusal = error
+        refusal.hints.append("the domain was not changed; --force replaces it, keeping a copy in \(path).bak")
+        throw refusal
+      }
+      corrupt = try InputFile.read(path)
+    }
+    if !format.isWritable { format = .xml }
+
+    var after = before
+    try body(&after)
+    if dryRun { return (before, after) }
+
+    if let corrupt {
+      try AtomicFile.write(corrupt, to: path + ".bak", newFileMode: 0o600)
+    }
+    if let after {
+      if after != before || corrupt != nil || before == nil {
+        try AtomicFile.write(to: path, newFileMode: newFileMode) { writer in
+          try format.codec.write(.dictionary(after), to: writer, options: WriteOptions(), warnings: Warnings())
+        }
+      }
+    } else if before != nil || corrupt != nil {
+      guard unlink(path) == 0 || errno == ENOENT else {
+        throw PrefsError(.io, "cannot delete: \(String(cString: strerror(errno)))", file: path)
+      }
+    }
+    return (before, after)
+  }
+}

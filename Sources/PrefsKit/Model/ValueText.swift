@@ -1,0 +1,110 @@
+import Foundation
+
+/// Values typed on the command line (`prefs write`, `prefs set`), read by the
+/// rules of DESIGN.md section 7.
+public enum ValueText {
+  /// The kinds a value can be given as, with the names `--type` accepts.
+  public enum TypeName: String, Sendable, CaseIterable {
+    case string, integer, real, bool, date, data, array, dict
+
+    /// `--type` spellings, including the `defaults` words (`int`, `float`, `boolean`).
+    public static func named(_ text: String) -> TypeName? {
+      switch text.lowercased() {
+      case "string", "str": .string
+      case "integer", "int": .integer
+      case "real", "float", "double": .real
+      case "bool", "boolean": .bool
+      case "date": .date
+      case "data": .data
+      case "array": .array
+      case "dict", "dictionary": .dict
+      default: nil
+      }
+    }
+  }
+
+  /// Reads `text` as a value of `type`. Data is base64 unless `hexData` (as
+  /// `defaults -data` takes it); arrays and dictionaries are JSON or YAML flow text
+  /// (`[1, 2]`, `{a: 1}`).
+  public static func parse(_ text: String, as type: TypeName, hexData: Bool = false) throws -> PrefValue {
+    func refuse(_ expected: String) -> PrefsError {
+      PrefsError(.badInput, "'\(text)' is not \(expected)")
+    }
+    switch type {
+    case .string:
+      return .string(text)
+    case .integer:
+      if let n = Int64(text) { return .integer(n) }
+      if let n = UInt64(text) { return .unsignedInteger(n) }
+      throw refuse("an integer (64 bits)")
+    case .real:
+      switch text.lowercased() {
+      case "inf", "+inf", ".inf", "infinity": return .real(.infinity)
+      case "-inf", "-.inf", "-infinity": return .real(-.infinity)
+      case "nan", ".nan": return .real(.nan)
+      default:
+        guard let real = TextForms.parseReal(Substring(text)) else { throw refuse("a real number") }
+        return .real(real)
+      }
+    case .bool:
+      switch text.lowercased() {
+      case "true", "yes", "1": return .bool(true)
+      case "false", "no", "0": return .bool(false)
+      default: throw refuse("a boolean (true/false, yes/no, 1/0)")
+      }
+    case .date:
+      guard let date = TextForms.parseDate(text) else { throw refuse("an ISO 8601 date (2023-11-14T22:13:20Z)") }
+      return .date(date)
+    case .data:
+      if hexData {
+        guard let data = hexDecoded(text) else { throw refuse("hex data (0a1b2c…)") }
+        return .data(data)
+      }
+      guard let data = Data(base64Encoded: text) else { throw refuse("base64 data") }
+      return .data(data)
+    case .array, .dict:
+      let value: PrefValue
+      do {
+        value = try Format.read(Data(text.utf8)).value
+      } catch let error as PrefsError {
+        throw PrefsError(.badInput, "'\(text)' is not a valid \(type.rawValue): \(error.message)")
+      }
+      guard value.kind == (type == .array ? .array : .dictionary) else {
+        throw refuse(type == .array ? "an array ([a, b])" : "a dictionary ({key: value})")
+      }
+      return value
+    }
+  }
+
+  /// Bytes from hex text; white space and `<` `>` are ignored, as `defaults` does.
+  public static func hexDecoded(_ text: String) -> Data? {
+    let digits = text.filter { !$0.isWhitespace && $0 != "<" && $0 != ">" }
+    guard digits.count % 2 == 0 else { return nil }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(digits.count / 2)
+    var index = digits.startIndex
+    while index < digits.endIndex {
+      let next = digits.index(index, offsetBy: 2)
+      guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
+      bytes.append(byte)
+      index = next
+    }
+    return Data(bytes)
+  }
+
+  /// A scalar as `read` prints it: raw, as `defaults read` does (bools as 1 and 0,
+  /// data as hex); nil for containers, which are printed as YAML.
+  public static func raw(_ value: PrefValue) -> String? {
+    switch value {
+    case .string(let s): s
+    case .integer(let n): String(n)
+    case .unsignedInteger(let n): String(n)
+    case .real(let r): TextForms.real(r) ?? (r.isNaN ? "nan" : r > 0 ? "inf" : "-inf")
+    case .bool(let b): b ? "1" : "0"
+    case .date(let d): TextForms.date(d)
+    case .data(let d): d.map { String(format: "%02x", $0) }.joined()
+    case .uid(let n): String(n)
+    case .array, .dictionary: nil
+    }
+  }
+}

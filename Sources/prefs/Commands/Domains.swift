@@ -1,0 +1,18 @@
+import PrefsKit
+
+/// `prefs domains`: the names of the domains in the store.
+enum Domains {
+  static let spec = CommandSpec(
+    name: "domains",
+    summary: "List the domains in the store, one per line.",
+    arguments: [],
+    options: [Options.defaultsDir],
+    examples: [("prefs domains", "List every domain.")],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    let names = try arguments.store().domainNames()
+    if !names.isEmpty { console.out(names.joined(separator: "\n") + "\n") }
+    return Console.Status.success
+  }
+}

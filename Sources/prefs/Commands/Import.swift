@@ -1,0 +1,99 @@
+import Foundation
+import PrefsKit
+
+/// `prefs import DOMAIN [IN] [--merge]`, and `import --all DIR`.
+enum Import {
+  static let merge = OptionSpec(
+    "merge", long: ["merge"], help: "Add the input's keys to the domain instead of replacing the domain.")
+  static let all = OptionSpec(
+    "all", long: ["all"], help: "Import every file in the folder IN, each into the domain its file name gives.")
+
+  static let spec = CommandSpec(
+    name: "import",
+    summary: "Store a plist, JSON or YAML file in a domain, atomically.",
+    discussion: """
+      The domain is replaced by the input (a dictionary), or with --merge the \
+      input's top-level keys are added to it. Keys matching --exclude are neither \
+      imported nor removed. The domain file is written to a temporary file, synced \
+      and renamed into place under a lock; one that does not parse is left alone \
+      unless --force.
+      """,
+    arguments: [
+      ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
+      ArgumentSpec(name: "IN", help: "The input file (default: - for standard input).", optional: true),
+    ],
+    options: [
+      merge, all, Options.exclude, Options.force, Options.from, Options.dropNulls, Options.yamlVersion,
+      Options.defaultsDir,
+    ],
+    examples: [
+      ("prefs import com.example.app settings.yaml", "Replace a domain with a YAML file."),
+      ("prefs import com.example.app extra.json --merge", "Add some keys."),
+      ("prefs import --all backup/", "Restore every domain of a backup made with export --all."),
+    ],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    let store = arguments.store()
+    if arguments.has(all) {
+      guard arguments.positionals.count == 1 else {
+        throw ArgumentParser.usageError("--all takes one folder: prefs import --all DIR", spec)
+      }
+      let folder = arguments.positionals[0]
+      let files = try backupFiles(in: folder)
+      let progress = Progress(total: files.count, console: console)
+      for (name, file) in files {
+        progress.step(name)
+        try importFile(file, into: try store.domain(named: name), arguments: arguments, console: console)
+      }
+      progress.finish("imported \(files.count) domains from \(folder)")
+      return Console.Status.success
+    }
+    let domain = try resolveDomain(arguments.positionals[0], in: store)
+    try importFile(
+      arguments.positionals.count > 1 ? arguments.positionals[1] : "-", into: domain, arguments: arguments,
+      console: console)
+    return Console.Status.success
+  }
+
+  /// Reads `file` and stores it in `domain` by the rules of --merge and --exclude.
+  static func importFile(
+    _ file: String, into domain: any PreferenceDomain, arguments: ParsedArguments, console: Console
+  ) throws {
+    let (value, _) = try Documents.read(file, arguments: arguments, console: console)
+    guard case .dictionary(let input) = value else {
+      throw PrefsError(
+        .badInput,
+        "a domain is a dictionary, but this file holds \(value.kind.rawValue == "array" ? "an" : "a") \(value.kind.rawValue)",
+        file: displayName(file))
+    }
+    let excludes = arguments.excludes()
+    let incoming = PrefValue.dictionary(input).excluding(excludes).dictionaryValue ?? PrefDictionary()
+    try domain.modify(force: arguments.has(Options.force), dryRun: false, options: try arguments.readOptions()) {
+      contents in
+      let old = PrefValue.dictionary(contents ?? PrefDictionary())
+      if arguments.has(merge) {
+        var merged = contents ?? PrefDictionary()
+        for (key, value) in incoming { merged[key] = value }
+        contents = merged
+      } else {
+        // Replace, but keep what --exclude protects.
+        contents = PrefValue.dictionary(incoming).merging(old.onlyMatching(excludes)).dictionaryValue
+      }
+    }
+  }
+
+  /// The files of a backup folder with a known extension, keyed by domain name.
+  static func backupFiles(in folder: String) throws -> [(String, String)] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+      throw PrefsError(.noInput, "no such folder", file: folder)
+    }
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    return names.compactMap { file in
+      guard !file.hasPrefix("."), Format.forPath(file) != nil else { return nil }
+      let name = (file as NSString).deletingPathExtension
+      return (name, (folder as NSString).appendingPathComponent(file))
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import PrefsKit
+
+/// `prefs read DOMAIN [KEY]`: a value as `defaults read` shows it.
+enum Read {
+  static let spec = CommandSpec(
+    name: "read",
+    summary: "Print a domain, or one key's value.",
+    discussion: """
+      A scalar is printed raw, as defaults read prints it (a string as is, a \
+      boolean as 1 or 0, data as hex); a dictionary or array as YAML.
+      """,
+    arguments: [
+      ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
+      ArgumentSpec(name: "KEY", help: "A top-level key (default: the whole domain).", optional: true),
+    ],
+    options: [Options.defaultsDir],
+    examples: [("prefs read com.example.app ringtone", "Print one value: Chimes.")],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    let value = try lookUp(arguments)
+    if let raw = ValueText.raw(value) {
+      console.out(raw + "\n")
+    } else {
+      try console.outData(try Format.yaml.codec.encode(value.sortingKeys()))
+    }
+    return Console.Status.success
+  }
+
+  /// The domain (or its KEY) named by the arguments; missing ones exit 66.
+  static func lookUp(_ arguments: ParsedArguments) throws -> PrefValue {
+    let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
+    guard let contents = try domain.read(options: ReadOptions()) else { throw missingDomain(domain) }
+    guard arguments.positionals.count > 1 else { return .dictionary(contents) }
+    let key = arguments.positionals[1]
+    guard let value = contents[key] else {
+      throw PrefsError(.noInput, "no key '\(key)' in the domain", file: domain.name)
+    }
+    return value
+  }
+}
+
+/// `prefs read-type DOMAIN KEY`: `Type is boolean`.
+enum ReadType {
+  static let spec = CommandSpec(
+    name: "read-type",
+    summary: "Print the type of one key's value, as defaults read-type does.",
+    arguments: [
+      ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
+      ArgumentSpec(name: "KEY", help: "A top-level key."),
+    ],
+    options: [Options.defaultsDir],
+    examples: [("prefs read-type com.example.app isAccountPrivate", "Prints: Type is boolean")],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    console.out("Type is \(try Read.lookUp(arguments).kind.defaultsName)\n")
+    return Console.Status.success
+  }
+}

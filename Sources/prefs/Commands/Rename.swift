@@ -1,0 +1,30 @@
+import PrefsKit
+
+/// `prefs rename DOMAIN OLD NEW`.
+enum Rename {
+  static let spec = CommandSpec(
+    name: "rename",
+    summary: "Rename a key of a domain, keeping its value and place.",
+    arguments: [
+      ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
+      ArgumentSpec(name: "OLD", help: "The key to rename."),
+      ArgumentSpec(name: "NEW", help: "Its new name, which must not exist yet."),
+    ],
+    options: [Options.force, Options.defaultsDir],
+    examples: [("prefs rename com.example.app tone ringtone", "Rename the key tone to ringtone.")],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
+    let (old, new) = (arguments.positionals[1], arguments.positionals[2])
+    try domain.modify(force: arguments.has(Options.force), dryRun: false, options: ReadOptions()) { contents in
+      guard var dict = contents else { throw missingDomain(domain) }
+      guard dict.contains(old) else { throw PrefsError(.noInput, "no key '\(old)' in the domain", file: domain.name) }
+      guard dict.renameKey(old, to: new) else {
+        throw PrefsError(.badInput, "key '\(new)' exists already; delete it first", file: domain.name)
+      }
+      contents = dict
+    }
+    return Console.Status.success
+  }
+}

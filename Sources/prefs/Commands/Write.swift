@@ -1,0 +1,139 @@
+import PrefsKit
+
+/// `prefs write DOMAIN KEY VALUE [--type T]`, with the `defaults` type words.
+enum Write {
+  static let spec = CommandSpec(
+    name: "write",
+    summary: "Set one key of a domain, atomically and under the domain's lock.",
+    discussion: """
+      Without a type the value is a string, as with defaults write. --type or a \
+      defaults-style word gives another: -int 5, -bool yes, -date 2024-01-02T03:04:05Z, \
+      -data 0a1b (hex), -array a b c, -array-add d, -dict k1 v1 k2 v2, -dict-add k3 v3. \
+      Inside -array and -dict a type word types the next value (-array -int 1 -string a). \
+      Negative numbers are values: write d k -int -1.
+      """,
+    arguments: [
+      ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
+      ArgumentSpec(name: "KEY", help: "A top-level key."),
+      ArgumentSpec(name: "VALUE", help: "The value, or several for -array and -dict.", variadic: true),
+    ],
+    options: [Options.type] + Options.typeWords + [Options.force, Options.defaultsDir],
+    examples: [
+      ("prefs write com.example.app ringtone Waves", "Store a string."),
+      ("prefs write com.example.app isAccountPrivate -bool false", "Store a boolean."),
+      ("prefs write com.example.app recent -array-add Signal", "Append to an array."),
+    ],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
+    let key = arguments.positionals[1]
+    let edit = try parseEdit(arguments)
+    try domain.modify(force: arguments.has(Options.force), dryRun: false, options: ReadOptions()) { contents in
+      var dict = contents ?? PrefDictionary()
+      switch edit {
+      case .set(let value):
+        dict[key] = value
+      case .append(let items):
+        switch dict[key] {
+        case .array(let existing)?: dict[key] = .array(existing + items)
+        case nil: dict[key] = .array(items)
+        case let other?:
+          throw PrefsError(
+            .badInput,
+            "'\(key)' is \(other.kind.rawValue == "integer" ? "an" : "a") \(other.kind.rawValue), not an array",
+            file: domain.name)
+        }
+      case .addEntries(let entries):
+        switch dict[key] {
+        case .dictionary(var existing)?:
+          for (k, v) in entries { existing[k] = v }
+          dict[key] = .dictionary(existing)
+        case nil: dict[key] = .dictionary(entries)
+        case let other?:
+          throw PrefsError(
+            .badInput,
+            "'\(key)' is \(other.kind.rawValue == "integer" ? "an" : "a") \(other.kind.rawValue), not a dictionary",
+            file: domain.name)
+        }
+      }
+      contents = dict
+    }
+    return Console.Status.success
+  }
+
+  /// What a write does to the key.
+  enum Edit {
+    case set(PrefValue)
+    case append([PrefValue])
+    case addEntries(PrefDictionary)
+  }
+
+  /// The type a type word or `--type` gives.
+  static func typeName(ofOption name: String, value: String) throws -> ValueText.TypeName? {
+    if name == Options.type.name {
+      guard let type = ValueText.TypeName.named(value) else {
+        throw PrefsError(
+          .usage, "unknown type '\(value)'",
+          hints: ["types: \(ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", "))"])
+      }
+      return type
+    }
+    guard name.hasPrefix("word-") else { return nil }
+    return ValueText.TypeName.named(String(name.dropFirst("word-".count)).replacingOccurrences(of: "-add", with: ""))
+  }
+
+  /// Reads the VALUE part of the command line, in order, after DOMAIN and KEY.
+  static func parseEdit(_ arguments: ParsedArguments) throws -> Edit {
+    var container: String?  // "array", "array-add", "dict", "dict-add"
+    var pending: (type: ValueText.TypeName, hex: Bool)?
+    var texts: [(text: String, type: (type: ValueText.TypeName, hex: Bool)?)] = []
+    for token in arguments.sequence {
+      switch token {
+      case .positional(let text):
+        texts.append((text, pending))
+        if container != nil { pending = nil }
+      case .option(let name, let value):
+        let word = name.hasPrefix("word-") ? String(name.dropFirst("word-".count)) : nil
+        if let word, ["array", "array-add", "dict", "dict-add"].contains(word) {
+          guard container == nil, texts.count <= 2 else {
+            throw ArgumentParser.usageError("-\(word) must come before the values", spec)
+          }
+          container = word
+        } else if let type = try typeName(ofOption: name, value: value) {
+          pending = (type, word == "data")
+        }
+      }
+    }
+    let raw = texts.dropFirst(2)  // DOMAIN and KEY
+    guard let container else {
+      guard raw.count == 1, let only = raw.first else {
+        throw ArgumentParser.usageError(
+          raw.isEmpty ? "missing argument VALUE" : "write takes one VALUE (use -array for several)", spec)
+      }
+      // A single value takes its type from wherever the type was given.
+      let type = only.type ?? pending
+      return .set(try ValueText.parse(only.text, as: type?.type ?? .string, hexData: type?.hex ?? false))
+    }
+    var values: [PrefValue] = []
+    for (index, item) in raw.enumerated() {
+      // Dictionary keys are always strings.
+      let isKey = container.hasPrefix("dict") && index % 2 == 0
+      let type = isKey ? nil : item.type
+      values.append(try ValueText.parse(item.text, as: type?.type ?? .string, hexData: type?.hex ?? false))
+    }
+    switch container {
+    case "array": return .set(.array(values))
+    case "array-add": return .append(values)
+    default:
+      guard values.count % 2 == 0 else {
+        throw ArgumentParser.usageError("-\(container) takes KEY VALUE pairs", spec)
+      }
+      var dict = PrefDictionary()
+      for pair in stride(from: 0, to: values.count, by: 2) {
+        dict[values[pair].stringValue ?? ""] = values[pair + 1]
+      }
+      return container == "dict" ? .set(.dictionary(dict)) : .addEntries(dict)
+    }
+  }
+}
