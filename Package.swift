@@ -15,8 +15,10 @@ let package = Package(
     ),
     .target(name: "PrefsKit", dependencies: ["CYaml"]),
     .executableTarget(name: "prefs", dependencies: ["PrefsKit"]),
-    .testTarget(name: "PrefsKitTests", dependencies: ["PrefsKit"]),
-    .testTarget(name: "prefsTests", dependencies: ["prefs", "PrefsKit"]),
+    // Paths, processes and corpora for both test targets.
+    .target(name: "PrefsTestSupport", path: "Tests/PrefsTestSupport"),
+    .testTarget(name: "PrefsKitTests", dependencies: ["PrefsKit", "PrefsTestSupport"]),
+    .testTarget(name: "prefsTests", dependencies: ["prefs", "PrefsKit", "PrefsTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

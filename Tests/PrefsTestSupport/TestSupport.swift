@@ -1,0 +1,118 @@
+import Foundation
+
+/// Paths, processes and corpora, shared by the library and command-line tests.
+public enum TestSupport {
+  /// The package root (the folder holding Package.swift).
+  public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// `../shared/corpus` relative to the package root, or nil (with a visible note) when absent.
+  public static func corpus(_ subfolder: String) -> URL? {
+    let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/\(subfolder)")
+    if FileManager.default.fileExists(atPath: url.path) { return url }
+    print("note: corpus folder \(url.path) is absent; skipping the tests that read it")
+    return nil
+  }
+
+  /// The files of a folder, sorted by name.
+  public static func files(in folder: URL) -> [URL] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.sorted().map { folder.appendingPathComponent($0) }
+  }
+
+  /// A fresh temporary folder, removed by the caller with `removeItem`.
+  public static func temporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefs-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+}
+
+extension TestSupport {
+  /// The output of a finished process.
+  public struct ProcessResult {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+  }
+
+  /// Runs `executable` with `arguments` and optional standard input, and waits.
+  public static func run(_ executable: URL, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil)
+    throws -> ProcessResult
+  {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let out = Pipe()
+    let err = Pipe()
+    let inPipe = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inPipe
+    try process.run()
+    if let input { inPipe.fileHandleForWriting.write(input) }
+    try inPipe.fileHandleForWriting.close()
+    // Read both pipes while the process runs, so that neither fills up.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errData = Data()
+    group.enter()
+    DispatchQueue.global().async {
+      errData = err.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return ProcessResult(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+
+  /// `python3` on the PATH, or nil with a visible note.
+  public static func python() -> URL? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for folder in path.split(separator: ":") {
+      let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("python3")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    print("note: python3 is not on the PATH; skipping the cross-checks against Python")
+    return nil
+  }
+}
+
+extension TestSupport {
+  /// The built `prefs` binary, beside the test bundle.
+  public static let prefsBinary: URL = {
+    let candidates = [
+      Bundle.main.executableURL?.deletingLastPathComponent(),
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+      Bundle.main.bundleURL.deletingLastPathComponent(),
+    ].compactMap { $0 }
+    for folder in candidates {
+      let url = folder.appendingPathComponent("prefs")
+      if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return packageRoot.appendingPathComponent(".build/debug/prefs")
+  }()
+
+  /// Runs `prefs` with `arguments` in `folder`, with an environment that points the
+  /// domain store at `store` (when given) and nowhere else.
+  public static func prefs(
+    _ arguments: [String], input: Data? = nil, in folder: URL? = nil, store: URL? = nil,
+    environment extra: [String: String] = [:]
+  ) throws -> ProcessResult {
+    var environment = ProcessInfo.processInfo.environment
+    environment["PREFS_DEFAULTS_DIR"] = nil
+    if let store { environment["PREFS_DEFAULTS_DIR"] = store.path }
+    environment["NO_COLOR"] = "1"
+    for (key, value) in extra { environment[key] = value }
+    var args = arguments
+    if let folder {
+      // Run inside `folder` through the shell's cd, keeping the binary's absolute path.
+      args = ["-c", "cd \"$0\" && exec \"$@\"", folder.path, prefsBinary.path] + arguments
+      return try run(URL(fileURLWithPath: "/bin/sh"), args, input: input, environment: environment)
+    }
+    return try run(prefsBinary, args, input: input, environment: environment)
+  }
+}
