@@ -71,12 +71,18 @@ extension TestSupport {
 
   /// `python3` on the PATH, or nil with a visible note.
   public static func python() -> URL? {
+    if let python = executable(named: "python3") { return python }
+    print("note: python3 is not on the PATH; skipping the cross-checks against Python")
+    return nil
+  }
+
+  /// The first executable called `name` on the PATH.
+  public static func executable(named name: String) -> URL? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     for folder in path.split(separator: ":") {
-      let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("python3")
+      let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
       if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
     }
-    print("note: python3 is not on the PATH; skipping the cross-checks against Python")
     return nil
   }
 }

@@ -1,0 +1,287 @@
+import Foundation
+import PrefsTestSupport
+import Testing
+
+/// The domain verbs against a temporary store, checked on disk and against a real
+/// `UserDefaults` program.
+@Suite struct DomainCommandTests {
+  /// A temporary store folder, removed at the end of each test.
+  final class Store {
+    let url: URL
+    init() throws { url = try TestSupport.temporaryFolder() }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func file(_ domain: String) -> URL { url.appendingPathComponent("\(domain).plist") }
+    func prefs(_ arguments: [String], input: String? = nil) throws -> TestSupport.ProcessResult {
+      try TestSupport.prefs(arguments, input: input.map { Data($0.utf8) }, store: url)
+    }
+  }
+
+  static let everyKindJSON = """
+    {"username": "ada", "isAccountPrivate": false, "ringtone": "Waves", "count": 42, "ratio": 1.5,
+     "since": {"$date": "2023-11-14T22:13:20Z"}, "blob": {"$data": "AQL/"}, "list": ["a", 1],
+     "table": {"nested": true}}
+    """
+
+  @Test func writeReadAndReadTypeFollowDefaults() throws {
+    let store = try Store()
+    #expect(try store.prefs(["write", "com.example.app", "ringtone", "Waves"]).status == 0)
+    #expect(try store.prefs(["write", "com.example.app", "isAccountPrivate", "-bool", "NO"]).status == 0)
+    #expect(try store.prefs(["write", "com.example.app", "offset", "-int", "-1"]).status == 0)
+    #expect(try store.prefs(["write", "com.example.app", "ratio", "--type", "real", "2"]).status == 0)
+    #expect(try store.prefs(["write", "com.example.app", "blob", "-data", "0a0B"]).status == 0)
+    #expect(try store.prefs(["write", "com.example.app", "since", "-date", "2024-01-02T03:04:05Z"]).status == 0)
+    #expect(try store.prefs(["write", "com.example.app", "list", "-array", "-int", "1", "two"]).status == 0)
+    #expect(try store.prefs(["write", "com.example.app", "list", "-array-add", "three"]).status == 0)
+    #expect(try store.prefs(["write", "com.example.app", "table", "-dict", "a", "-int", "1"]).status == 0)
+    #expect(try store.prefs(["write", "com.example.app", "table", "-dict-add", "b", "x"]).status == 0)
+
+    let expectations: [(String, String, String)] = [
+      ("ringtone", "Waves", "string"), ("isAccountPrivate", "0", "boolean"), ("offset", "-1", "integer"),
+      ("ratio", "2.0", "float"), ("blob", "0a0b", "data"), ("since", "2024-01-02T03:04:05Z", "date"),
+    ]
+    for (key, raw, type) in expectations {
+      let read = try store.prefs(["read", "com.example.app", key])
+      #expect(read.status == 0)
+      #expect(read.stdout == raw + "\n", "read \(key)")
+      #expect(try store.prefs(["read-type", "com.example.app", key]).stdout == "Type is \(type)\n")
+    }
+    let json = try store.prefs(["export", "com.example.app", "--format", "json", "--compact"])
+    #expect(json.stdout.contains(#""list":[1,"two","three"]"#))
+    #expect(json.stdout.contains(#""table":{"a":1,"b":"x"}"#))
+    // New domain files are private, as UserDefaults makes them.
+    let attributes = try FileManager.default.attributesOfItem(atPath: store.file("com.example.app").path)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+  }
+
+  @Test func missingDomainsAndKeysExit66() throws {
+    let store = try Store()
+    let domain = try store.prefs(["read", "com.example.none"])
+    #expect(domain.status == 66)
+    #expect(domain.stderr.hasPrefix("prefs: error: com.example.none: no such domain\n"))
+    #expect(try store.prefs(["write", "com.example.app", "a", "1"]).status == 0)
+    let key = try store.prefs(["read", "com.example.app", "b"])
+    #expect(key.status == 66)
+    #expect(key.stderr == "prefs: error: com.example.app: no key 'b' in the domain\n")
+    #expect(try store.prefs(["delete", "com.example.app", "b"]).status == 66)
+    #expect(try store.prefs(["export", "com.example.none"]).status == 66)
+  }
+
+  @Test func deleteAndRename() throws {
+    let store = try Store()
+    _ = try store.prefs(["import", "com.example.app"], input: #"{"a": 1, "b": 2, "c": 3}"#)
+    #expect(try store.prefs(["rename", "com.example.app", "a", "z"]).status == 0)
+    let clash = try store.prefs(["rename", "com.example.app", "z", "b"])
+    #expect(clash.status == 65)
+    #expect(try store.prefs(["delete", "com.example.app", "b"]).status == 0)
+    #expect(
+      try store.prefs(["export", "com.example.app", "--format", "json", "--compact"]).stdout == #"{"c":3,"z":1}"# + "\n")
+    #expect(try store.prefs(["delete", "com.example.app"]).status == 0)
+    #expect(!FileManager.default.fileExists(atPath: store.file("com.example.app").path))
+    #expect(try store.prefs(["domains"]).stdout == "")
+  }
+
+  @Test func importReplacesOrMergesAndHonoursExclude() throws {
+    let store = try Store()
+    _ = try store.prefs(["import", "com.example.app"], input: #"{"a": 1, "SULastCheckTime": 5, "b": 2}"#)
+    _ = try store.prefs(["import", "com.example.app", "--merge"], input: #"{"b": 3, "c": 4}"#)
+    #expect(
+      try store.prefs(["export", "com.example.app", "--format", "json", "--compact"]).stdout
+        == #"{"SULastCheckTime":5,"a":1,"b":3,"c":4}"# + "\n")
+    _ = try store.prefs(
+      ["import", "com.example.app", "--exclude", "SULast*"], input: #"{"d": 5, "SULastCheckTime": 9}"#)
+    #expect(
+      try store.prefs(["export", "com.example.app", "--format", "json", "--compact"]).stdout
+        == #"{"SULastCheckTime":5,"d":5}"# + "\n")
+    #expect(
+      try store.prefs(["export", "com.example.app", "--format", "json", "--compact", "--exclude", "SULast*"]).stdout
+        == #"{"d":5}"# + "\n")
+    let notADict = try store.prefs(["import", "com.example.app"], input: "[1]")
+    #expect(notADict.status == 65)
+    #expect(notADict.stderr == "prefs: error: <stdin>: a domain is a dictionary, but this file holds an array\n")
+  }
+
+  @Test func exportAllAndImportAllRestoreEveryDomain() throws {
+    let store = try Store()
+    let backup = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: backup) }
+    _ = try store.prefs(["import", "com.example.one"], input: #"{"a": 1}"#)
+    _ = try store.prefs(["import", "NSGlobalDomain"], input: #"{"AppleLocale": "en_GB"}"#)
+    let export = try store.prefs(["export", "--all", "-o", backup.path, "--format", "json"])
+    #expect(export.status == 0)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: backup.path).sorted() == [
+        "NSGlobalDomain.json", "com.example.one.json",
+      ])
+    let fresh = try Store()
+    #expect(try fresh.prefs(["import", "--all", backup.path]).status == 0)
+    #expect(try fresh.prefs(["domains"]).stdout == "NSGlobalDomain\ncom.example.one\n")
+    #expect(try fresh.prefs(["read", "-g", "AppleLocale"]).stdout == "en_GB\n")
+  }
+
+  @Test(arguments: ["..", ".hidden", "a\u{1}b", ""])
+  func domainNamesThatCouldEscapeAreRefused(name: String) throws {
+    let store = try Store()
+    let result = try store.prefs(["write", name, "k", "v"])
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("prefs: error: invalid domain name"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: store.url.path).isEmpty)
+  }
+
+  @Test func aCorruptDomainIsReportedAndLeftUntouchedUnlessForced() throws {
+    let store = try Store()
+    let file = store.file("com.example.app")
+    let garbage = "<?xml version=\"1.0\"?>\n<plist><dict><key>a</key>\n<integer>1</dict></plist>\n"
+    try Data(garbage.utf8).write(to: file)
+    let refused = try store.prefs(["write", "com.example.app", "b", "2"])
+    #expect(refused.status == 65)
+    #expect(refused.stderr.hasPrefix("prefs: error: \(file.path):"))
+    #expect(refused.stderr.contains("--force replaces it"))
+    #expect(try String(contentsOf: file, encoding: .utf8) == garbage)
+    #expect(try store.prefs(["import", "com.example.app"], input: "{}").status == 65)
+    #expect(try String(contentsOf: file, encoding: .utf8) == garbage)
+
+    let forced = try store.prefs(["write", "com.example.app", "b", "2", "--force"])
+    #expect(forced.status == 0)
+    #expect(try String(contentsOf: URL(fileURLWithPath: file.path + ".bak"), encoding: .utf8) == garbage)
+    #expect(try store.prefs(["read", "com.example.app", "b"]).stdout == "2\n")
+  }
+
+  @Test func modeIsKeptAndSymlinksSurvive() throws {
+    let store = try Store()
+    let dotfiles = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: dotfiles) }
+    let target = dotfiles.appendingPathComponent("com.example.app.plist")
+    _ = try store.prefs(["write", target.path, "a", "1"])
+    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: target.path)
+    try FileManager.default.createSymbolicLink(at: store.file("com.example.app"), withDestinationURL: target)
+
+    #expect(try store.prefs(["write", "com.example.app", "b", "2"]).status == 0)
+    let link = try FileManager.default.destinationOfSymbolicLink(atPath: store.file("com.example.app").path)
+    #expect(link == target.path)
+    #expect((try FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? Int) == 0o640)
+    #expect(try store.prefs(["read", target.path, "b"]).stdout == "2\n")
+  }
+
+  @Test func concurrentWritersOfDifferentKeysLoseNone() throws {
+    let store = try Store()
+    let processes = try (0..<8).map { index -> Process in
+      let process = Process()
+      process.executableURL = TestSupport.prefsBinary
+      process.arguments = ["write", "com.example.app", "key\(index)", "-int", String(index)]
+      process.environment = ["PREFS_DEFAULTS_DIR": store.url.path]
+      try process.run()
+      return process
+    }
+    for process in processes {
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
+    }
+    let exported = try store.prefs(["export", "com.example.app", "--format", "json", "--compact"]).stdout
+    #expect(exported == "{" + (0..<8).map { "\"key\($0)\":\($0)" }.joined(separator: ",") + "}\n")
+  }
+
+  @Test func aKilledImportLeavesTheOldOrTheNewDomain() throws {
+    let store = try Store()
+    let old = #"{"generation": "old"}"#
+    _ = try store.prefs(["import", "com.example.app"], input: old)
+    // A large new domain, so that the kill lands while it is being written.
+    let entries = (0..<40_000).map { "\"key\($0)\": [\($0), \"value \($0)\", {\"$date\": \"2023-11-14T22:13:20Z\"}]" }
+    let big = "{" + entries.joined(separator: ",") + ", \"generation\": \"new\"}"
+    let input = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: input) }
+    let inputFile = input.appendingPathComponent("big.json")
+    try Data(big.utf8).write(to: inputFile)
+
+    var outcomes: [String: Int] = [:]
+    for round in 0..<12 {
+      let process = Process()
+      process.executableURL = TestSupport.prefsBinary
+      process.arguments = ["import", "com.example.app", inputFile.path]
+      process.environment = ["PREFS_DEFAULTS_DIR": store.url.path]
+      try process.run()
+      usleep(useconds_t(round * 25_000 + Int.random(in: 0..<20_000)))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let generation = try store.prefs(["read", "com.example.app", "generation"])
+      #expect(generation.status == 0, "round \(round): \(generation.stderr)")
+      outcomes[generation.stdout, default: 0] += 1
+      // Put the old domain back for the next round.
+      _ = try store.prefs(["import", "com.example.app"], input: old)
+    }
+    #expect(Set(outcomes.keys).isSubset(of: ["old\n", "new\n"]))
+    // No temporary file is left where a reader could mistake it for the domain.
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.url.path).filter {
+      !$0.hasSuffix(".lock") && $0 != "com.example.app.plist"
+    }
+    #expect(leftovers.allSatisfy { $0.hasPrefix(".") }, "\(leftovers)")
+    // And no stale lock blocks the next write.
+    #expect(try store.prefs(["write", "com.example.app", "after", "1"]).status == 0)
+  }
+
+  // MARK: UserDefaults agrees
+
+  /// Builds the probe program once per run; nil (with a note) without `swiftc`.
+  static let probe: URL? = {
+    let source = TestSupport.packageRoot.appendingPathComponent("Tests/Fixtures/UserDefaultsProbe/main.swift")
+    guard let swiftc = TestSupport.executable(named: "swiftc") else {
+      print("note: swiftc is not on the PATH; skipping the UserDefaults agreement tests")
+      return nil
+    }
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("prefs-probe-\(UUID().uuidString)")
+    let result = try? TestSupport.run(swiftc, [source.path, "-o", output.path])
+    guard result?.status == 0 else {
+      Issue.record("the probe did not build: \(result?.stderr ?? "")")
+      return nil
+    }
+    return output
+  }()
+
+  func probe(_ verb: String, suite: String, store: Store) throws -> TestSupport.ProcessResult {
+    var environment = ProcessInfo.processInfo.environment
+    environment["XDG_CONFIG_HOME"] = store.url.path
+    return try TestSupport.run(Self.probe!, [verb, suite], environment: environment)
+  }
+
+  @Test func userDefaultsReadsWhatPrefsImportsAndWrites() throws {
+    guard Self.probe != nil else { return }
+    let store = try Store()
+    #expect(try store.prefs(["import", "com.example.app"], input: Self.everyKindJSON).status == 0)
+    #expect(try store.prefs(["write", "com.example.app", "extra", "-int", "-7"]).status == 0)
+    let read = try probe("read", suite: "com.example.app", store: store)
+    #expect(read.status == 0, "\(read.stderr)")
+    #expect(
+      read.stdout == """
+        blob\tdata\t0102ff
+        count\tinteger\t42
+        extra\tinteger\t-7
+        isAccountPrivate\tbool\tfalse
+        list\tarray\t[string\ta, integer\t1]
+        ratio\treal\t1.5
+        ringtone\tstring\tWaves
+        since\tdate\t721692800.0
+        table\tdict\t{nested: bool\ttrue}
+        username\tstring\tada
+        app reads: username=ada isAccountPrivate=false ringtone=Waves
+
+        """)
+  }
+
+  @Test func aStringWhereTheAppWantsABoolReadsAsTheFallback() throws {
+    guard Self.probe != nil else { return }
+    let store = try Store()
+    _ = try store.prefs(["write", "com.example.app", "isAccountPrivate", "false"])
+    let read = try probe("read", suite: "com.example.app", store: store)
+    #expect(read.stdout.hasSuffix("app reads: username= isAccountPrivate=true ringtone=Chimes\n"))
+  }
+
+  @Test func prefsExportsWhatUserDefaultsWrote() throws {
+    guard Self.probe != nil else { return }
+    let store = try Store()
+    #expect(try probe("write", suite: "com.example.app", store: store).status == 0)
+    let exported = try store.prefs(["export", "com.example.app", "--format", "json", "--compact"])
+    #expect(
+      exported.stdout
+        == #"{"blob":{"$data":"AQL/"},"count":42,"isAccountPrivate":false,"list":["a","b"],"ratio":1.5,"# +
+        #""ringtone":"Signal","since":{"$date":"2023-11-14T22:13:20Z"},"table":{"nested":1},"username":"ada"}"# + "\n")
+  }
+}
