@@ -1,16 +1,68 @@
 import Foundation
 
 /// Which property list format a ``PlistCodec`` writes.
-public enum PlistVariant: Sendable { case xml, binary, openStep }
+public enum PlistVariant: Sendable {
+  /// XML (`<?xml …><plist version="1.0">`).
+  case xml
+  /// Binary (`bplist00`).
+  case binary
+  /// OpenStep (old-style ASCII); read only.
+  case openStep
+}
 
-/// SKELETON — replaced by the real codec.
+/// Reads any property list and writes one variant.
+///
+/// Reading sniffs the content whatever the variant: `bplist` goes to the native
+/// binary reader (positions as byte offsets, cycles refused), text starting with
+/// `<` to `PropertyListSerialization` as XML, anything else to it as OpenStep.
+/// Writing is native for XML and binary; OpenStep is refused (Foundation crashes
+/// writing it, and `prefs` treats it as read-only).
 public struct PlistCodec: FormatCodec {
+  /// The variant ``write(_:to:options:warnings:)`` produces.
   public let variant: PlistVariant
+
+  /// A codec that writes `variant`.
   public init(variant: PlistVariant) { self.variant = variant }
+
+  /// Reads a binary, XML or OpenStep property list, whatever ``variant`` is.
   public func read(_ data: Data, options: ReadOptions, warnings: Warnings) throws -> PrefValue {
-    throw PrefsError(.badInput, "plist reading is not built yet")
+    guard !data.isEmpty else { throw PrefsError(.badInput, "empty input: not a property list") }
+    switch Self.sniff(data) {
+    case .binary:
+      var reader = BinaryPlistReader(data, maxDepth: options.maxDepth, warnings: warnings)
+      return try reader.read()
+    case .xml:
+      return try FoundationPlistReader.read(data, isXML: true, maxDepth: options.maxDepth)
+    case .openStep:
+      return try FoundationPlistReader.read(data, isXML: false, maxDepth: options.maxDepth)
+    }
   }
-  public func write(_ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings) throws {
-    throw PrefsError(.badInput, "plist writing is not built yet")
+
+  /// Writes `value` as ``variant``; OpenStep is refused.
+  public func write(
+    _ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings
+  ) throws {
+    switch variant {
+    case .xml:
+      var xml = XMLPlistWriter(to: writer, sortKeys: options.sortKeys, warnings: warnings)
+      try xml.write(value)
+    case .binary:
+      var binary = BinaryPlistWriter(sortKeys: options.sortKeys)
+      try binary.write(value, to: writer)
+    case .openStep:
+      throw PrefsError(
+        .usage, "OpenStep property lists are read only; write xml or binary instead",
+        hints: ["Foundation cannot write the OpenStep format on this platform"])
+    }
+  }
+
+  /// The variant `data` is in, judged from its first bytes: the `bplist` magic, else
+  /// `<` after an optional byte order mark and white space, else OpenStep.
+  static func sniff(_ data: Data) -> PlistVariant {
+    if data.starts(with: BinaryPlistReader.magic) { return .binary }
+    var rest = data[...]
+    if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+    let first = rest.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) })
+    return first == UInt8(ascii: "<") ? .xml : .openStep
   }
 }
