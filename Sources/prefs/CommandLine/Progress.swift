@@ -1,7 +1,7 @@
 import Foundation
 
 /// Progress of long work on standard error, shown only when it is a terminal.
-final class Progress {
+final class ProgressLine {
   private let total: Int
   private let console: Console
   private let enabled: Bool

@@ -5,6 +5,9 @@ import PrefsKit
 enum Import {
   static let merge = OptionSpec(
     "merge", long: ["merge"], help: "Add the input's keys to the domain instead of replacing the domain.")
+  static let dryRun = OptionSpec(
+    "dry-run", long: ["dry-run"], short: ["n"],
+    help: "Change nothing; print what the import would change, as prefs diff does.")
   static let all = OptionSpec(
     "all", long: ["all"], help: "Import every file in the folder IN, each into the domain its file name gives.")
 
@@ -23,12 +26,13 @@ enum Import {
       ArgumentSpec(name: "IN", help: "The input file (default: - for standard input).", optional: true),
     ],
     options: [
-      merge, all, Options.exclude, Options.force, Options.from, Options.dropNulls, Options.yamlVersion,
+      merge, dryRun, all, Options.exclude, Options.force, Options.from, Options.dropNulls, Options.yamlVersion,
       Options.defaultsDir,
     ],
     examples: [
       ("prefs import com.example.app settings.yaml", "Replace a domain with a YAML file."),
       ("prefs import com.example.app extra.json --merge", "Add some keys."),
+      ("prefs import com.example.app settings.yaml --dry-run", "See what an import would change."),
       ("prefs import --all backup/", "Restore every domain of a backup made with export --all."),
     ],
     run: run)
@@ -41,7 +45,7 @@ enum Import {
       }
       let folder = arguments.positionals[0]
       let files = try backupFiles(in: folder)
-      let progress = Progress(total: files.count, console: console)
+      let progress = ProgressLine(total: files.count, console: console)
       for (name, file) in files {
         progress.step(name)
         try importFile(file, into: try store.domain(named: name), arguments: arguments, console: console)
@@ -69,8 +73,10 @@ enum Import {
     }
     let excludes = arguments.excludes()
     let incoming = PrefValue.dictionary(input).excluding(excludes).dictionaryValue ?? PrefDictionary()
-    try domain.modify(force: arguments.has(Options.force), dryRun: false, options: try arguments.readOptions()) {
-      contents in
+    let dryRun = arguments.has(Import.dryRun)
+    let (before, after) = try domain.modify(
+      force: arguments.has(Options.force), dryRun: dryRun, options: try arguments.readOptions()
+    ) { contents in
       let old = PrefValue.dictionary(contents ?? PrefDictionary())
       if arguments.has(merge) {
         var merged = contents ?? PrefDictionary()
@@ -80,6 +86,11 @@ enum Import {
         // Replace, but keep what --exclude protects.
         contents = PrefValue.dictionary(incoming).merging(old.onlyMatching(excludes)).dictionaryValue
       }
+    }
+    if dryRun {
+      let changes = StructuralDiff.changes(
+        from: .dictionary(before ?? PrefDictionary()), to: .dictionary(after ?? PrefDictionary()))
+      console.out(Diff.colorize(changes.map { $0.line + "\n" }.joined(), unified: false))
     }
   }
 

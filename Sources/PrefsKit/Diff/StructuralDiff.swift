@@ -1,0 +1,66 @@
+/// One difference between two values, at a key path.
+public struct PrefChange: Sendable, Equatable {
+  public enum Kind: Sendable, Equatable {
+    case added, removed, changed
+  }
+
+  public let kind: Kind
+  public let path: KeyPath
+  /// The value in the first input (nil when added).
+  public let old: PrefValue?
+  /// The value in the second input (nil when removed).
+  public let new: PrefValue?
+
+  /// Whether the value changed kind (`"false"` to `false`), not just value.
+  public var changesType: Bool {
+    guard let old, let new else { return false }
+    return old.kind != new.kind
+  }
+}
+
+/// Structural comparison of two values, type-strict, regardless of the formats
+/// they came from or their key order.
+public enum StructuralDiff {
+  /// The changes that turn `old` into `new`, in canonical key order; key paths
+  /// matching `excluding` are not compared.
+  public static func changes(from old: PrefValue, to new: PrefValue, excluding: [KeyGlob] = []) -> [PrefChange] {
+    var result: [PrefChange] = []
+    compare(old, new, at: KeyPath(), excluding: excluding, into: &result)
+    return result
+  }
+
+  private static func compare(
+    _ old: PrefValue, _ new: PrefValue, at path: KeyPath, excluding: [KeyGlob], into result: inout [PrefChange]
+  ) {
+    switch (old, new) {
+    case (.dictionary(let a), .dictionary(let b)):
+      let keys = Set(a.keys).union(b.keys).sorted {
+        $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars)
+      }
+      for key in keys {
+        let child = path.appending(key: key)
+        if KeyGlob.any(excluding, match: child) { continue }
+        switch (a[key], b[key]) {
+        case (let x?, let y?): compare(x, y, at: child, excluding: excluding, into: &result)
+        case (let x?, nil): result.append(PrefChange(kind: .removed, path: child, old: x, new: nil))
+        case (nil, let y?): result.append(PrefChange(kind: .added, path: child, old: nil, new: y))
+        case (nil, nil): break
+        }
+      }
+    case (.array(let a), .array(let b)):
+      for index in 0..<max(a.count, b.count) {
+        let child = path.appending(index: index)
+        if KeyGlob.any(excluding, match: child) { continue }
+        if index >= a.count {
+          result.append(PrefChange(kind: .added, path: child, old: nil, new: b[index]))
+        } else if index >= b.count {
+          result.append(PrefChange(kind: .removed, path: child, old: a[index], new: nil))
+        } else {
+          compare(a[index], b[index], at: child, excluding: excluding, into: &result)
+        }
+      }
+    default:
+      if old != new { result.append(PrefChange(kind: .changed, path: path, old: old, new: new)) }
+    }
+  }
+}

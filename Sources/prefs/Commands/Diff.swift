@@ -1,0 +1,77 @@
+import Foundation
+import PrefsKit
+
+/// `prefs diff A B [--unified]`: structural comparison across formats.
+enum Diff {
+  static let unified = OptionSpec(
+    "unified", long: ["unified"], short: ["u"],
+    help: "Show a unified text diff of the canonical YAML of both instead.")
+
+  static let spec = CommandSpec(
+    name: "diff",
+    summary: "Compare two files or domains, in any formats, value by value.",
+    discussion: """
+      Prints one line per difference: '~ path: old -> new' (with both types when \
+      the type changed), '+ path: value', '- path: value'. An XML plist and its \
+      YAML export are the same. Exits 0 when the two are the same, 1 when they differ.
+      """,
+    arguments: [
+      ArgumentSpec(name: "A", help: "A file, domain name, or - for standard input."),
+      ArgumentSpec(name: "B", help: "A file, domain name, or - for standard input."),
+    ],
+    options: [unified, Options.exclude, Options.from, Options.yamlVersion, Options.defaultsDir],
+    examples: [
+      ("prefs diff settings.plist settings.yaml", "Check that a conversion kept everything."),
+      ("prefs diff com.example.app backup/com.example.app.yaml -u", "A unified diff against a backup."),
+    ],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    let (a, b) = (arguments.positionals[0], arguments.positionals[1])
+    let old = try load(a, arguments: arguments, console: console)
+    let new = try load(b, arguments: arguments, console: console)
+    let excludes = arguments.excludes()
+    if arguments.has(unified) {
+      let oldText = try canonicalYAML(old.excluding(excludes))
+      let newText = try canonicalYAML(new.excluding(excludes))
+      let text = LineDiff.unified(old: oldText, new: newText, oldName: a, newName: b)
+      console.out(colorize(text, unified: true))
+      return text.isEmpty ? Console.Status.success : Console.Status.different
+    }
+    let changes = StructuralDiff.changes(from: old, to: new, excluding: excludes)
+    let text = changes.map { $0.line + "\n" }.joined()
+    console.out(colorize(text, unified: false))
+    return changes.isEmpty ? Console.Status.success : Console.Status.different
+  }
+
+  /// A file (or `-`) by the input rules, or a domain of the store.
+  static func load(_ argument: String, arguments: ParsedArguments, console: Console) throws -> PrefValue {
+    if argument == "-" || DomainName.isPath(argument) {
+      return try Documents.read(argument, arguments: arguments, console: console).0
+    }
+    let domain = try arguments.store().domain(named: argument)
+    guard let contents = try domain.read(options: try arguments.readOptions()) else { throw missingDomain(domain) }
+    return .dictionary(contents)
+  }
+
+  /// The canonical text of a value: YAML with sorted keys, the same bytes every time.
+  static func canonicalYAML(_ value: PrefValue) throws -> String {
+    String(decoding: try Format.yaml.codec.encode(value, options: WriteOptions(sortKeys: true)), as: UTF8.self)
+  }
+
+  /// Colour on a terminal only, and never with NO_COLOR.
+  static func colorize(_ text: String, unified: Bool) -> String {
+    guard isatty(1) == 1, ProcessInfo.processInfo.environment["NO_COLOR"] == nil, !text.isEmpty else { return text }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      let color: String? =
+        switch line.first {
+        case "+" where !line.hasPrefix("+++"): "32"
+        case "-" where !line.hasPrefix("---"): "31"
+        case "~": "33"
+        case "@" where unified: "36"
+        default: nil
+        }
+      return color.map { "\u{1B}[\($0)m\(line)\u{1B}[0m" } ?? String(line)
+    }.joined(separator: "\n")
+  }
+}
