@@ -17,8 +17,14 @@ enum GetValue {
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    let root = try Diff.load(arguments.positionals[0], arguments: arguments, console: console)
-    let value = try root.value(at: KeyPath.parse(arguments.positionals[1]))
+    let source = arguments.positionals[0]
+    let root = try Diff.load(source, arguments: arguments, console: console)
+    let value: PrefValue
+    do {
+      value = try root.value(at: KeyPath.parse(arguments.positionals[1]))
+    } catch let error as PrefsError {
+      throw error.inFile(displayName(source))
+    }
     if let raw = ValueText.raw(value) {
       console.out(raw + "\n")
     } else {
@@ -88,6 +94,10 @@ private func editFile(_ arguments: ParsedArguments, _ change: (PrefValue) throws
   let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
   try domain.modify(force: arguments.has(Options.force), dryRun: false, options: ReadOptions()) { contents in
     guard let current = contents else { throw missingDomain(domain) }
-    contents = try change(.dictionary(current)).dictionaryValue
+    do {
+      contents = try change(.dictionary(current)).dictionaryValue
+    } catch let error as PrefsError {
+      throw error.inFile(domain.name)
+    }
   }
 }

@@ -1,0 +1,137 @@
+import Foundation
+import PrefsTestSupport
+import Testing
+
+/// diff, key path edits and dry runs: what keeping settings in git needs.
+@Suite struct VersionControlCommandTests {
+  final class Folder {
+    let url: URL
+    init() throws { url = try TestSupport.temporaryFolder() }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    func write(_ name: String, _ text: String) throws {
+      try Data(text.utf8).write(to: url.appendingPathComponent(name))
+    }
+    func read(_ name: String) throws -> String {
+      try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+    }
+  }
+
+  @Test func diffPrintsOneLinePerChangeAndExits1() throws {
+    let folder = try Folder()
+    try folder.write("a.json", #"{"isAccountPrivate": true, "ringtone": "Chimes", "items": [{"name": "a"}]}"#)
+    try folder.write("b.json", #"{"isAccountPrivate": "false", "items": [{"name": "b"}, {"name": "x"}], "u": 1}"#)
+    let result = try TestSupport.prefs(["diff", folder.path("a.json"), folder.path("b.json")])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout == """
+        ~ isAccountPrivate: true (bool) -> "false" (string)
+        ~ items.0.name: "a" -> "b"
+        + items.1: {"name": "x"}
+        - ringtone: "Chimes"
+        + u: 1
+
+        """)
+    let excluded = try TestSupport.prefs(
+      ["diff", folder.path("a.json"), folder.path("b.json"), "--exclude", "items*", "--exclude", "u"])
+    #expect(excluded.stdout.split(separator: "\n").count == 2)
+  }
+
+  @Test func aPlistAndItsConversionAreTheSame() throws {
+    let folder = try Folder()
+    let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.plist").path
+    for format in ["json", "binary", "xml"] {
+      let out = folder.path("converted.\(format)")
+      #expect(try TestSupport.prefs(["convert", sample, "--to", format, "-o", out]).status == 0)
+      let same = try TestSupport.prefs(["diff", sample, out])
+      #expect(same.status == 0, "\(format): \(same.stdout)\(same.stderr)")
+      #expect(same.stdout == "")
+    }
+  }
+
+  @Test func integerAndRealAreDifferent() throws {
+    let folder = try Folder()
+    try folder.write("a.json", #"{"n": 1}"#)
+    try folder.write("b.json", #"{"n": 1.0}"#)
+    let result = try TestSupport.prefs(["diff", folder.path("a.json"), folder.path("b.json")])
+    #expect(result.status == 1)
+    #expect(result.stdout == "~ n: 1 (integer) -> 1.0 (real)\n")
+  }
+
+  @Test func diffErrorsUseTheCommonExitCodes() throws {
+    let folder = try Folder()
+    try folder.write("a.json", "{}")
+    #expect(try TestSupport.prefs(["diff", folder.path("a.json"), folder.path("missing.json")]).status == 66)
+    try folder.write("bad.json", "{")
+    let bad = try TestSupport.prefs(["diff", folder.path("a.json"), folder.path("bad.json")])
+    #expect(bad.status == 65)
+    #expect(bad.stderr.hasPrefix("prefs: error: \(folder.path("bad.json")):1:2:"))
+  }
+
+  @Test func keyPathEditsKeepTheFormatAndKeyOrder() throws {
+    let folder = try Folder()
+    try folder.write("s.json", #"{"z": 1, "a": {"list": [1, 2]}, "m": "x"}"#)
+    #expect(try TestSupport.prefs(["get", folder.path("s.json"), "a.list.1"]).stdout == "2\n")
+    #expect(
+      try TestSupport.prefs(["set", folder.path("s.json"), "a.list.2", "3", "--type", "integer"]).status == 0)
+    #expect(try TestSupport.prefs(["set", folder.path("s.json"), "new.inner", "v", "-p"]).status == 0)
+    #expect(try TestSupport.prefs(["set", folder.path("s.json"), "dotted\\.key", "yes", "--type", "bool"]).status == 0)
+    #expect(try TestSupport.prefs(["remove", folder.path("s.json"), "m"]).status == 0)
+    let text = try folder.read("s.json")
+    #expect(
+      text == """
+        {
+          "z": 1,
+          "a": {
+            "list": [
+              1,
+              2,
+              3
+            ]
+          },
+          "new": {
+            "inner": "v"
+          },
+          "dotted.key": true
+        }
+
+        """)
+  }
+
+  @Test(arguments: ["xml", "binary"])
+  func keyPathEditsOnPlists(format: String) throws {
+    let folder = try Folder()
+    let file = folder.path("s.plist")
+    try folder.write("in.json", #"{"a": {"b": 1}}"#)
+    #expect(try TestSupport.prefs(["convert", folder.path("in.json"), "--to", format, "-o", file]).status == 0)
+    #expect(try TestSupport.prefs(["set", file, "a.c", "2.5", "--type", "real"]).status == 0)
+    #expect(try TestSupport.prefs(["get", file, "a.c"]).stdout == "2.5\n")
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+    #expect(bytes.starts(with: Array((format == "binary" ? "bplist00" : "<?xml").utf8)))
+  }
+
+  @Test func missingKeyPathsExit66() throws {
+    let folder = try Folder()
+    try folder.write("s.json", #"{"a": {"b": 1}}"#)
+    let get = try TestSupport.prefs(["get", folder.path("s.json"), "a.c"])
+    #expect(get.status == 66)
+    #expect(get.stderr == "prefs: error: \(folder.path("s.json")): no key 'c' in a\n")
+    let set = try TestSupport.prefs(["set", folder.path("s.json"), "x.y", "1"])
+    #expect(set.status == 66)
+    #expect(set.stderr.contains("hint: -p creates missing dictionaries on the way"))
+    #expect(try TestSupport.prefs(["remove", folder.path("s.json"), "a.zz"]).status == 66)
+    #expect(try folder.read("s.json") == #"{"a": {"b": 1}}"#)
+  }
+
+  @Test func importDryRunShowsTheDiffAndChangesNothing() throws {
+    let folder = try Folder()
+    let store = folder.url.appendingPathComponent("store")
+    _ = try TestSupport.prefs(["import", "com.example.app"], input: Data(#"{"a": 1, "b": 2}"#.utf8), store: store)
+    let before = try Data(contentsOf: store.appendingPathComponent("com.example.app.plist"))
+    let dry = try TestSupport.prefs(
+      ["import", "com.example.app", "--dry-run"], input: Data(#"{"a": 1, "b": 3, "c": true}"#.utf8), store: store)
+    #expect(dry.status == 0)
+    #expect(dry.stdout == "~ b: 2 -> 3\n+ c: true\n")
+    #expect(try Data(contentsOf: store.appendingPathComponent("com.example.app.plist")) == before)
+  }
+}
