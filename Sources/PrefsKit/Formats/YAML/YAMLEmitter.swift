@@ -1,0 +1,177 @@
+internal import CYaml
+import Foundation
+
+/// Writes a ``PrefValue`` as one YAML document through libyaml's emitter, streaming
+/// its output into a ``ByteWriter``: block style, 2-space indent, UTF-8, no line
+/// folding, `[]`/`{}` for empty collections, and no `---`/`...` markers.
+final class YAMLEmitter {
+  /// Where libyaml's write handler puts the bytes, and the error it met, if any.
+  private final class Sink {
+    let writer: ByteWriter
+    var error: (any Error)?
+    init(_ writer: ByteWriter) { self.writer = writer }
+  }
+
+  private let emitter: UnsafeMutablePointer<yaml_emitter_t>
+  private let sink: Sink
+  private let sortKeys: Bool
+
+  init(writer: ByteWriter, sortKeys: Bool) throws {
+    emitter = .allocate(capacity: 1)
+    guard yaml_emitter_initialize(emitter) == 1 else {
+      emitter.deallocate()
+      throw PrefsError(.io, "out of memory starting the YAML emitter")
+    }
+    sink = Sink(writer)
+    self.sortKeys = sortKeys
+    yaml_emitter_set_output(
+      emitter,
+      { context, buffer, size in
+        let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
+        do {
+          try sink.writer.write(UnsafeRawBufferPointer(start: buffer, count: size))
+          return 1
+        } catch {
+          sink.error = error
+          return 0
+        }
+      }, Unmanaged.passUnretained(sink).toOpaque())
+    yaml_emitter_set_encoding(emitter, YAML_UTF8_ENCODING)
+    yaml_emitter_set_unicode(emitter, 1)
+    yaml_emitter_set_indent(emitter, 2)
+    // Negative: no width limit, so long scalars are never folded.
+    yaml_emitter_set_width(emitter, -1)
+    yaml_emitter_set_break(emitter, YAML_LN_BREAK)
+  }
+
+  deinit {
+    yaml_emitter_delete(emitter)
+    emitter.deallocate()
+  }
+
+  /// Writes the whole stream: one implicit document holding `value`.
+  func document(_ value: PrefValue) throws {
+    var event = yaml_event_t()
+    yaml_stream_start_event_initialize(&event, YAML_UTF8_ENCODING)
+    try emit(&event)
+    yaml_document_start_event_initialize(&event, nil, nil, nil, 1)
+    try emit(&event)
+    try node(value)
+    yaml_document_end_event_initialize(&event, 1)
+    try emit(&event)
+    yaml_stream_end_event_initialize(&event)
+    try emit(&event)
+    guard yaml_emitter_flush(emitter) == 1 else { throw emitterError() }
+  }
+
+  // MARK: Nodes
+
+  private static let timestampTag: StaticString = "tag:yaml.org,2002:timestamp"
+  private static let binaryTag: StaticString = "tag:yaml.org,2002:binary"
+  private static let uidTag: StaticString = "!uid"
+
+  private func node(_ value: PrefValue) throws {
+    switch value {
+    case .string(let s):
+      try string(s, isKey: false)
+    case .integer(let n):
+      try plain(String(n))
+    case .unsignedInteger(let n):
+      try plain(String(n))
+    case .real(let r):
+      try plain(YAMLResolver.realText(r))
+    case .bool(let b):
+      try plain(b ? "true" : "false")
+    case .date(let d):
+      let text = TextForms.date(d)
+      // Only years 0000-9999 fit the YAML timestamp form.
+      guard text.utf8.count >= 20, text.utf8.first.map({ $0 >= 0x30 && $0 <= 0x39 }) == true,
+        text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: 4)] == UInt8(ascii: "-")
+      else {
+        throw PrefsError(
+          .badInput, "date \(text) is outside the years 0000-9999 that YAML timestamps can hold")
+      }
+      try scalar(text, tag: Self.timestampTag, style: YAML_PLAIN_SCALAR_STYLE)
+    case .data(let d):
+      if d.isEmpty {
+        try scalar("", tag: Self.binaryTag, style: YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+      } else if d.count <= 57 {
+        // 57 bytes make one 76-character base64 line.
+        try scalar(d.base64EncodedString(), tag: Self.binaryTag, style: YAML_PLAIN_SCALAR_STYLE)
+      } else {
+        let lines =
+          d.base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed]) + "\n"
+        try scalar(lines, tag: Self.binaryTag, style: YAML_LITERAL_SCALAR_STYLE)
+      }
+    case .uid(let u):
+      try scalar(String(u), tag: Self.uidTag, style: YAML_PLAIN_SCALAR_STYLE)
+    case .array(let items):
+      var event = yaml_event_t()
+      let style = items.isEmpty ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE
+      yaml_sequence_start_event_initialize(&event, nil, nil, 1, style)
+      try emit(&event)
+      for item in items { try node(item) }
+      yaml_sequence_end_event_initialize(&event)
+      try emit(&event)
+    case .dictionary(let dict):
+      var event = yaml_event_t()
+      let style = dict.isEmpty ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE
+      yaml_mapping_start_event_initialize(&event, nil, nil, 1, style)
+      try emit(&event)
+      if sortKeys {
+        for (key, item) in dict.sorted(by: {
+          $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars)
+        }) {
+          try string(key, isKey: true)
+          try node(item)
+        }
+      } else {
+        for (key, item) in dict {
+          try string(key, isKey: true)
+          try node(item)
+        }
+      }
+      yaml_mapping_end_event_initialize(&event)
+      try emit(&event)
+    }
+  }
+
+  private func string(_ s: String, isKey: Bool) throws {
+    let style: yaml_scalar_style_t
+    switch YAMLScalarStyle.choose(for: s, isKey: isKey) {
+    case .plain: style = YAML_PLAIN_SCALAR_STYLE
+    case .doubleQuoted: style = YAML_DOUBLE_QUOTED_SCALAR_STYLE
+    case .literal: style = YAML_LITERAL_SCALAR_STYLE
+    }
+    try scalar(s, tag: nil, style: style)
+  }
+
+  private func plain(_ text: String) throws {
+    try scalar(text, tag: nil, style: YAML_PLAIN_SCALAR_STYLE)
+  }
+
+  private func scalar(_ text: String, tag: StaticString?, style: yaml_scalar_style_t) throws {
+    var text = text
+    try text.withUTF8 { bytes in
+      var event = yaml_event_t()
+      // libyaml asserts on a null value pointer, even for an empty string.
+      let ok = withUnsafePointer(to: UInt8(0)) { zero in
+        yaml_scalar_event_initialize(
+          &event, nil, tag?.utf8Start, bytes.baseAddress ?? zero, Int32(bytes.count),
+          tag == nil ? 1 : 0, tag == nil ? 1 : 0, style)
+      }
+      guard ok == 1 else { throw PrefsError(.io, "out of memory writing YAML") }
+      try emit(&event)
+    }
+  }
+
+  private func emit(_ event: inout yaml_event_t) throws {
+    guard yaml_emitter_emit(emitter, &event) == 1 else { throw emitterError() }
+  }
+
+  private func emitterError() -> any Error {
+    if let error = sink.error { return error }
+    let problem = emitter.pointee.problem.map { String(cString: $0) } ?? "unknown error"
+    return PrefsError(.badInput, "YAML writer: \(problem)")
+  }
+}

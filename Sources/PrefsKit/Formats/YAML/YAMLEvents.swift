@@ -1,0 +1,118 @@
+internal import CYaml
+import Foundation
+
+/// A 1-based line and column in a YAML input (libyaml's marks are 0-based).
+struct YAMLMark: Equatable {
+  var line: Int
+  var column: Int
+
+  init(_ mark: yaml_mark_t) {
+    line = Int(mark.line) + 1
+    column = Int(mark.column) + 1
+  }
+
+  init(line: Int, column: Int) {
+    self.line = line
+    self.column = column
+  }
+
+  func error(_ message: String, hints: [String] = []) -> PrefsError {
+    var error = PrefsError.badInput(message, line: line, column: column)
+    error.hints = hints
+    return error
+  }
+
+  var position: SourcePosition { .lineColumn(line: line, column: column) }
+}
+
+/// libyaml's event parser over a byte buffer that the caller keeps alive.
+/// Each event stays valid until the next call to ``next()``.
+final class YAMLEventStream {
+  private let parser: UnsafeMutablePointer<yaml_parser_t>
+  private let event: UnsafeMutablePointer<yaml_event_t>
+  private var holdsEvent = false
+  private let input: UnsafeRawBufferPointer
+  /// libyaml asserts on a null input pointer; an empty document reads from here.
+  nonisolated(unsafe) private static let empty: UnsafeMutablePointer<UInt8> = {
+    let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    p.initialize(to: 0)
+    return p
+  }()
+
+  init(_ input: UnsafeRawBufferPointer) throws {
+    self.input = input
+    parser = .allocate(capacity: 1)
+    event = .allocate(capacity: 1)
+    guard yaml_parser_initialize(parser) == 1 else {
+      parser.deallocate()
+      event.deallocate()
+      throw PrefsError(.io, "out of memory starting the YAML parser")
+    }
+    let start = input.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(Self.empty)
+    yaml_parser_set_input_string(parser, start, input.count)
+  }
+
+  deinit {
+    if holdsEvent { yaml_event_delete(event) }
+    yaml_parser_delete(parser)
+    parser.deallocate()
+    event.deallocate()
+  }
+
+  /// The next event, borrowed until the next call.
+  func next() throws -> UnsafePointer<yaml_event_t> {
+    if holdsEvent {
+      yaml_event_delete(event)
+      holdsEvent = false
+    }
+    guard yaml_parser_parse(parser, event) == 1 else { throw parserError() }
+    holdsEvent = true
+    return UnsafePointer(event)
+  }
+
+  /// libyaml's error as one positioned line: `problem (context at line L, column C)`.
+  private func parserError() -> PrefsError {
+    let p = parser.pointee
+    let problem = p.problem.map { String(cString: $0) } ?? "unknown YAML error"
+    switch p.error {
+    case YAML_MEMORY_ERROR:
+      return PrefsError(.io, "out of memory reading YAML")
+    case YAML_READER_ERROR:
+      // Reader errors (bad UTF-8, control characters) carry a byte offset only.
+      var message = problem
+      if p.problem_value != -1 {
+        message +=
+          " (0x" + String(UInt32(truncatingIfNeeded: p.problem_value), radix: 16, uppercase: true)
+          + ")"
+      }
+      let mark = Self.mark(atByte: p.problem_offset, in: input)
+      return mark.error(message)
+    default:
+      var message = problem
+      if let context = p.context {
+        let c = YAMLMark(p.context_mark)
+        message += " (\(String(cString: context)) at line \(c.line), column \(c.column))"
+      }
+      return YAMLMark(p.problem_mark).error(message)
+    }
+  }
+
+  /// The line and column of a byte offset, counting characters, not bytes.
+  static func mark(atByte offset: Int, in bytes: UnsafeRawBufferPointer) -> YAMLMark {
+    var line = 1
+    var column = 1
+    var i = 0
+    let end = min(offset, bytes.count)
+    while i < end {
+      let b = bytes[i]
+      if b == 0x0A {
+        line += 1
+        column = 1
+      } else if b & 0xC0 != 0x80 {
+        column += 1
+      }
+      i += 1
+    }
+    return YAMLMark(line: line, column: column)
+  }
+}

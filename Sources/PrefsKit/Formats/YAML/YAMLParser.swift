@@ -1,0 +1,367 @@
+internal import CYaml
+import Foundation
+
+/// Builds one ``PrefValue`` from libyaml's events: tags, anchors and aliases, merge
+/// keys, nulls, duplicate keys, and the limits on depth and alias expansion.
+///
+/// Nesting is kept on an explicit stack, so a hostile depth costs an error, never
+/// the call stack.
+struct YAMLParser {
+  let options: ReadOptions
+  let warnings: Warnings
+
+  init(options: ReadOptions, warnings: Warnings) {
+    self.options = options
+    self.warnings = warnings
+  }
+
+  /// A composed node: a value, or a null (which has no plist form).
+  enum Node {
+    case value(PrefValue)
+    case null
+  }
+
+  private struct Anchored {
+    var node: Node
+    /// How many nodes the anchored node holds, counted against the alias limit.
+    var count: Int
+  }
+
+  private struct Frame {
+    var isMapping: Bool
+    var start: YAMLMark
+    var anchor: String?
+    var count = 1
+    var items: [PrefValue] = []
+    var dict = PrefDictionary()
+    var merges: [PrefDictionary] = []
+    var key: PendingKey? = nil
+    /// Keys whose null value was dropped: a later copy is still a duplicate.
+    var droppedKeys: Set<String> = []
+  }
+
+  private enum PendingKey {
+    case key(String, YAMLMark)
+    case merge(YAMLMark)
+  }
+
+  private var anchors: [String: Anchored] = [:]
+  private var expansion = 0
+
+  // MARK: Documents
+
+  /// Reads exactly one document from the stream.
+  mutating func document(from stream: YAMLEventStream) throws -> PrefValue {
+    var event = try stream.next()
+    guard event.pointee.type == YAML_STREAM_START_EVENT else {
+      throw mark(event).error("expected the start of a YAML stream")
+    }
+    event = try stream.next()
+    if event.pointee.type == YAML_STREAM_END_EVENT {
+      throw mark(event).error("empty document: no value to read")
+    }
+    guard event.pointee.type == YAML_DOCUMENT_START_EVENT else {
+      throw mark(event).error("expected a YAML document")
+    }
+    let (root, rootMark) = try node(from: stream)
+    event = try stream.next()
+    guard event.pointee.type == YAML_DOCUMENT_END_EVENT else {
+      throw mark(event).error("expected the end of the document")
+    }
+    event = try stream.next()
+    if event.pointee.type == YAML_DOCUMENT_START_EVENT {
+      throw mark(event).error(
+        "several documents where one is expected",
+        hints: ["split the file, or keep only one '---' document"])
+    }
+    guard case .value(let value) = root else {
+      throw rootMark.error("null has no plist form (the whole document is null)")
+    }
+    return value
+  }
+
+  // MARK: Nodes
+
+  /// Reads one whole node (with everything nested in it) from the stream.
+  private mutating func node(from stream: YAMLEventStream) throws -> (Node, YAMLMark) {
+    var stack: [Frame] = []
+    while true {
+      let event = try stream.next()
+      let at = mark(event)
+      var done: Node
+      var count = 1
+      var isMergeKey = false
+      switch event.pointee.type {
+      case YAML_SCALAR_EVENT:
+        let keyPosition = stack.last.map { $0.isMapping && $0.key == nil } ?? false
+        (done, isMergeKey) = try scalar(event, at: at, keyPosition: keyPosition)
+        if let anchor = event.pointee.data.scalar.anchor {
+          anchors[string(anchor)] = Anchored(node: done, count: 1)
+        }
+
+      case YAML_ALIAS_EVENT:
+        let name = string(event.pointee.data.alias.anchor)
+        guard let anchored = anchors[name] else { throw at.error("unknown alias *\(name)") }
+        expansion = expansion.addingSaturating(anchored.count)
+        guard expansion <= options.maxAliasExpansion else {
+          throw at.error(
+            "aliases expand to more than \(options.maxAliasExpansion) nodes; refusing (an alias bomb?)"
+          )
+        }
+        done = anchored.node
+        count = anchored.count
+
+      case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+        let isMapping = event.pointee.type == YAML_MAPPING_START_EVENT
+        if let top = stack.last, top.isMapping, top.key == nil {
+          throw at.error(
+            "complex mapping key (a \(isMapping ? "mapping" : "sequence")): keys must be strings")
+        }
+        guard stack.count < options.maxDepth else {
+          throw at.error("nesting deeper than \(options.maxDepth) levels")
+        }
+        let tag =
+          isMapping ? event.pointee.data.mapping_start.tag : event.pointee.data.sequence_start.tag
+        let anchor =
+          isMapping
+          ? event.pointee.data.mapping_start.anchor : event.pointee.data.sequence_start.anchor
+        if let tag { try checkCollectionTag(string(tag), isMapping: isMapping, at: at) }
+        stack.append(Frame(isMapping: isMapping, start: at, anchor: anchor.map(string)))
+        continue
+
+      case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+        let frame = stack.removeLast()
+        count = frame.count
+        if frame.isMapping {
+          done = .value(.dictionary(frame.merges.isEmpty ? frame.dict : merged(frame)))
+        } else {
+          done = .value(.array(frame.items))
+        }
+        if let anchor = frame.anchor { anchors[anchor] = Anchored(node: done, count: count) }
+        if stack.isEmpty { return (done, frame.start) }
+
+      default:
+        throw at.error("unexpected YAML event")
+      }
+      if stack.isEmpty { return (done, at) }
+      try add(done, count: count, isMergeKey: isMergeKey, at: at, to: &stack[stack.count - 1])
+    }
+  }
+
+  /// Adds a finished node to the collection being built.
+  private func add(_ node: Node, count: Int, isMergeKey: Bool, at: YAMLMark, to frame: inout Frame)
+    throws
+  {
+    frame.count = frame.count.addingSaturating(count)
+    guard frame.isMapping else {
+      switch node {
+      case .value(let value): frame.items.append(value)
+      case .null: try dropNull(at: at, what: "a sequence item")
+      }
+      return
+    }
+    guard let pending = frame.key else {
+      // A key.
+      if isMergeKey {
+        frame.key = .merge(at)
+        return
+      }
+      guard case .value(let keyValue) = node else {
+        throw at.error("a null mapping key has no plist form: keys must be strings")
+      }
+      guard case .string(let key) = keyValue else {
+        switch keyValue {
+        case .array, .dictionary:
+          throw at.error("complex mapping key (a \(keyValue.kind.rawValue)): keys must be strings")
+        default:
+          throw at.error(
+            "mapping key is \(keyValue.kind.rawValue), not a string: keys must be strings",
+            hints: ["quote the key"])
+        }
+      }
+      if frame.dict.contains(key) || frame.droppedKeys.contains(key) {
+        throw at.error("duplicate key '\(key)'")
+      }
+      frame.key = .key(key, at)
+      return
+    }
+    frame.key = nil
+    switch pending {
+    case .merge(let keyMark):
+      frame.merges.append(contentsOf: try mergeSources(node, at: at, keyMark: keyMark))
+    case .key(let key, let keyMark):
+      switch node {
+      case .value(let value): frame.dict.insertNew(key, value)
+      case .null:
+        try dropNull(at: at, what: "the value of '\(key)'", keyMark: keyMark)
+        frame.droppedKeys.insert(key)
+      }
+    }
+  }
+
+  /// A null is an error, or (with `dropNulls`) dropped with a warning.
+  private func dropNull(at: YAMLMark, what: String, keyMark: YAMLMark? = nil) throws {
+    guard options.dropNulls else {
+      throw at.error(
+        "null has no plist form (\(what))", hints: ["use --drop-nulls to leave nulls out"])
+    }
+    warnings.add("dropped null (\(what))", position: (keyMark ?? at).position)
+  }
+
+  /// The mappings a `<<` value merges in, in order: one mapping or a sequence of them.
+  private func mergeSources(_ node: Node, at: YAMLMark, keyMark: YAMLMark) throws
+    -> [PrefDictionary]
+  {
+    switch node {
+    case .value(.dictionary(let d)): return [d]
+    case .value(.array(let items)):
+      return try items.map { item in
+        guard case .dictionary(let d) = item else {
+          throw at.error(
+            "a merge key (<<) takes a mapping or a sequence of mappings, not a \(item.kind.rawValue)"
+          )
+        }
+        return d
+      }
+    case .value(let other):
+      throw at.error(
+        "a merge key (<<) takes a mapping or a sequence of mappings, not a \(other.kind.rawValue)")
+    case .null:
+      throw keyMark.error("a merge key (<<) takes a mapping or a sequence of mappings, not null")
+    }
+  }
+
+  /// The mapping with its merged keys: merged keys first (earlier sources win), then
+  /// the explicit keys, which win over merged ones (as PyYAML orders them).
+  private func merged(_ frame: Frame) -> PrefDictionary {
+    var result = PrefDictionary()
+    for source in frame.merges {
+      for (key, value) in source where !frame.droppedKeys.contains(key) {
+        result.insertNew(key, value)
+      }
+    }
+    for (key, value) in frame.dict { result[key] = value }
+    return result
+  }
+
+  // MARK: Scalars
+
+  private static let yamlTagPrefix = "tag:yaml.org,2002:"
+
+  /// The node a scalar event stands for; `true` with it for a plain `<<` key.
+  private func scalar(_ event: UnsafePointer<yaml_event_t>, at: YAMLMark, keyPosition: Bool) throws
+    -> (Node, Bool)
+  {
+    let s = event.pointee.data.scalar
+    let bytes = UnsafeBufferPointer(start: s.value, count: s.length)
+    if let tag = s.tag {
+      return (
+        try tagged(string(tag), bytes, isPlain: s.style == YAML_PLAIN_SCALAR_STYLE, at: at), false
+      )
+    }
+    guard s.style == YAML_PLAIN_SCALAR_STYLE else {
+      return (.value(.string(String(decoding: bytes, as: UTF8.self))), false)
+    }
+    switch YAMLResolver.resolve(bytes, version: options.yamlVersion) {
+    case .string: return (.value(.string(String(decoding: bytes, as: UTF8.self))), false)
+    case .null: return (.null, false)
+    case .scalar(let value): return (.value(value), false)
+    case .merge: return keyPosition ? (.value(.string("<<")), true) : (.value(.string("<<")), false)
+    case .invalid(let problem):
+      throw at.error(
+        "\(problem): \(String(decoding: bytes, as: UTF8.self))",
+        hints: ["quote it to keep it as a string"])
+    }
+  }
+
+  /// A scalar with an explicit tag: only the tags of the contract, and content that fits.
+  private func tagged(
+    _ tag: String, _ bytes: UnsafeBufferPointer<UInt8>, isPlain: Bool, at: YAMLMark
+  ) throws -> Node {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let name = Self.shortTag(tag)
+    func unfit(_ what: String) -> PrefsError { at.error("\(name) value '\(text)' is not \(what)") }
+    let reading = YAMLResolver.resolve(bytes, version: options.yamlVersion)
+    switch tag {
+    case "!", Self.yamlTagPrefix + "str":
+      return .value(.string(text))
+    case Self.yamlTagPrefix + "int":
+      guard case .scalar(let v) = reading, v.kind == .integer else { throw unfit("an integer") }
+      return .value(v)
+    case Self.yamlTagPrefix + "float":
+      switch reading {
+      case .scalar(.real(let r)): return .value(.real(r))
+      case .scalar(.integer(let n)):
+        return .value(.real(TextForms.parseReal(Substring(text)) ?? Double(n)))
+      case .scalar(.unsignedInteger(let n)):
+        return .value(.real(TextForms.parseReal(Substring(text)) ?? Double(n)))
+      default: throw unfit("a real")
+      }
+    case Self.yamlTagPrefix + "bool":
+      guard case .scalar(.bool(let b)) = reading else { throw unfit("a bool") }
+      return .value(.bool(b))
+    case Self.yamlTagPrefix + "null":
+      guard reading == .null else { throw unfit("null") }
+      return .null
+    case Self.yamlTagPrefix + "timestamp":
+      if case .scalar(.date(let d))? = YAMLResolver.timestamp(bytes) { return .value(.date(d)) }
+      if let d = TextForms.parseDate(text.trimmingCharacters(in: .whitespaces)) {
+        return .value(.date(d))
+      }
+      throw unfit("a timestamp")
+    case Self.yamlTagPrefix + "binary":
+      let compact = String(
+        decoding: bytes.filter { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) },
+        as: UTF8.self)
+      guard let data = Data(base64Encoded: compact) else { throw unfit("base64") }
+      return .value(.data(data))
+    case "!uid":
+      switch reading {
+      case .scalar(.integer(let n)) where n >= 0: return .value(.uid(UInt64(n)))
+      case .scalar(.unsignedInteger(let n)): return .value(.uid(n))
+      default: throw unfit("a non-negative integer")
+      }
+    case Self.yamlTagPrefix + "map", Self.yamlTagPrefix + "seq":
+      throw at.error("\(name) tag on a scalar")
+    default:
+      throw at.error(
+        "unknown tag \(name)",
+        hints: [
+          "known tags: !!str !!int !!float !!bool !!null !!timestamp !!binary !!map !!seq !uid"
+        ])
+    }
+  }
+
+  private func checkCollectionTag(_ tag: String, isMapping: Bool, at: YAMLMark) throws {
+    switch tag {
+    case "!": return
+    case Self.yamlTagPrefix + "map" where isMapping, Self.yamlTagPrefix + "seq" where !isMapping:
+      return
+    case Self.yamlTagPrefix + "map", Self.yamlTagPrefix + "seq":
+      throw at.error("\(Self.shortTag(tag)) tag on a \(isMapping ? "mapping" : "sequence")")
+    default:
+      throw at.error("unknown tag \(Self.shortTag(tag))")
+    }
+  }
+
+  /// `tag:yaml.org,2002:str` as `!!str`; other tags as they are.
+  static func shortTag(_ tag: String) -> String {
+    tag.hasPrefix(yamlTagPrefix) ? "!!" + tag.dropFirst(yamlTagPrefix.count) : tag
+  }
+
+  private func mark(_ event: UnsafePointer<yaml_event_t>) -> YAMLMark {
+    YAMLMark(event.pointee.start_mark)
+  }
+
+  private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>) -> String {
+    String(cString: UnsafePointer(pointer))
+  }
+}
+
+extension Int {
+  /// Adds without overflowing (the alias counter only needs to know it is large).
+  fileprivate func addingSaturating(_ other: Int) -> Int {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? .max : sum
+  }
+}
