@@ -21,16 +21,19 @@ build: deps
 
 # Converts the shipped samples and prints them.
 demo: build
-	@echo '$$ prefs convert Samples/UserSettings.plist --to json'
-	@$(PREFS) convert Samples/UserSettings.plist --to json
+	@echo '$$ prefs convert Samples/UserSettings.plist            # XML plist to YAML'
+	@$(PREFS) convert Samples/UserSettings.plist
 	@echo
-	@echo '$$ prefs convert Samples/UserSettings.json --to xml'
-	@$(PREFS) convert Samples/UserSettings.json --to xml
+	@echo '$$ prefs convert Samples/UserSettings.yaml --to json'
+	@$(PREFS) convert Samples/UserSettings.yaml --to json
 	@echo
-	@echo '$$ prefs convert Samples/UserSettings.plist --to binary -o /tmp/UserSettings.bplist'
-	@$(PREFS) convert Samples/UserSettings.plist --to binary -o /tmp/UserSettings.bplist
-	@echo '$$ prefs convert /tmp/UserSettings.bplist --to json --compact'
-	@$(PREFS) convert /tmp/UserSettings.bplist --to json --compact
+	@echo '$$ prefs convert Samples/UserSettings.json --to binary -o /tmp/UserSettings.bplist'
+	@$(PREFS) convert Samples/UserSettings.json --to binary -o /tmp/UserSettings.bplist
+	@echo '$$ prefs textconv /tmp/UserSettings.bplist              # what git diff shows'
+	@$(PREFS) textconv /tmp/UserSettings.bplist
+	@echo
+	@echo '$$ prefs diff Samples/UserSettings.plist /tmp/UserSettings.bplist && echo same'
+	@$(PREFS) diff Samples/UserSettings.plist /tmp/UserSettings.bplist && echo same
 
 test: deps
 	@# The Python cross-checks use PyYAML and ruamel.yaml when they can be had; they skip visibly otherwise.

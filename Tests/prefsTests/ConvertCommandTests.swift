@@ -82,7 +82,8 @@ import Testing
     }
     // Standard output redirected to /dev/full through the shell.
     let full = try TestSupport.run(
-      URL(fileURLWithPath: "/bin/sh"), ["-c", "echo '[1]' | \"$0\" convert - --to json > /dev/full", TestSupport.prefsBinary.path])
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "echo '[1]' | \"$0\" convert - --to json > /dev/full", TestSupport.prefsBinary.path])
     #expect(full.status == 74)
     #expect(full.stderr.hasPrefix("prefs: error: <stdout>: write failed: No space left on device"))
   }

@@ -74,7 +74,8 @@ import Testing
     #expect(clash.status == 65)
     #expect(try store.prefs(["delete", "com.example.app", "b"]).status == 0)
     #expect(
-      try store.prefs(["export", "com.example.app", "--format", "json", "--compact"]).stdout == #"{"c":3,"z":1}"# + "\n")
+      try store.prefs(["export", "com.example.app", "--format", "json", "--compact"]).stdout == #"{"c":3,"z":1}"# + "\n"
+    )
     #expect(try store.prefs(["delete", "com.example.app"]).status == 0)
     #expect(!FileManager.default.fileExists(atPath: store.file("com.example.app").path))
     #expect(try store.prefs(["domains"]).stdout == "")
@@ -281,7 +282,8 @@ import Testing
     let exported = try store.prefs(["export", "com.example.app", "--format", "json", "--compact"])
     #expect(
       exported.stdout
-        == #"{"blob":{"$data":"AQL/"},"count":42,"isAccountPrivate":false,"list":["a","b"],"ratio":1.5,"# +
-        #""ringtone":"Signal","since":{"$date":"2023-11-14T22:13:20Z"},"table":{"nested":1},"username":"ada"}"# + "\n")
+        == #"{"blob":{"$data":"AQL/"},"count":42,"isAccountPrivate":false,"list":["a","b"],"ratio":1.5,"#
+        + #""ringtone":"Signal","since":{"$date":"2023-11-14T22:13:20Z"},"table":{"nested":1},"username":"ada"}"# + "\n"
+    )
   }
 }

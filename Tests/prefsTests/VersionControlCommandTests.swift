@@ -135,3 +135,93 @@ import Testing
     #expect(try Data(contentsOf: store.appendingPathComponent("com.example.app.plist")) == before)
   }
 }
+
+/// git integration: textconv output is canonical, and git diff shows it.
+@Suite struct GitIntegrationTests {
+  @Test func textconvIsCanonicalWhateverTheInputFormat() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data(#"{"b": [1, 2.5], "a": {"z": true, "y": {"$date": "2024-01-02T03:04:05Z"}}}"#.utf8)
+      .write(to: folder.appendingPathComponent("in.json"))
+    var outputs: [String] = []
+    for format in ["json", "xml", "binary", "yaml"] {
+      let file = folder.appendingPathComponent("copy.\(format)").path
+      _ = try TestSupport.prefs(["convert", folder.appendingPathComponent("in.json").path, "--to", format, "-o", file])
+      let result = try TestSupport.prefs(["textconv", file])
+      #expect(result.status == 0, "\(format): \(result.stderr)")
+      outputs.append(result.stdout)
+    }
+    #expect(Set(outputs).count == 1)
+    #expect(
+      outputs[0] == """
+        a:
+          "y": !!timestamp 2024-01-02T03:04:05Z
+          z: true
+        b:
+        - 1
+        - 2.5
+
+        """)
+  }
+
+  @Test func unifiedDiffComparesCanonicalYAML() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let a = folder.appendingPathComponent("a.json").path
+    let b = folder.appendingPathComponent("b.plist").path
+    try Data(#"{"ringtone": "Chimes", "isAccountPrivate": true, "username": ""}"#.utf8).write(
+      to: URL(fileURLWithPath: a))
+    try Data(#"{"username": "", "isAccountPrivate": false, "ringtone": "Chimes"}"#.utf8)
+      .write(to: folder.appendingPathComponent("b.json"))
+    _ = try TestSupport.prefs(["convert", folder.appendingPathComponent("b.json").path, "-o", b])
+    let result = try TestSupport.prefs(["diff", a, b, "--unified"])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout == """
+        --- \(a)
+        +++ \(b)
+        @@ -1,3 +1,3 @@
+        -isAccountPrivate: true
+        +isAccountPrivate: false
+         ringtone: Chimes
+         username: ""
+
+        """)
+    #expect(try TestSupport.prefs(["diff", a, a, "-u"]).stdout == "")
+  }
+
+  @Test func gitDiffShowsABinaryPlistAsYAML() throws {
+    guard let git = TestSupport.executable(named: "git") else {
+      print("note: git is not on the PATH; skipping the textconv test")
+      return
+    }
+    let repo = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: repo) }
+    // A wrapper so that git runs this build of prefs.
+    let wrapper = repo.appendingPathComponent(".prefs-textconv")
+    try Data("#!/bin/sh\nexec '\(TestSupport.prefsBinary.path)' textconv \"$@\"\n".utf8).write(to: wrapper)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+    func gitRun(_ arguments: [String]) throws -> TestSupport.ProcessResult {
+      var environment = ProcessInfo.processInfo.environment
+      environment["GIT_CONFIG_NOSYSTEM"] = "1"
+      environment["HOME"] = repo.path
+      return try TestSupport.run(git, ["-C", repo.path] + arguments, environment: environment)
+    }
+    _ = try gitRun(["init", "-q"])
+    _ = try gitRun(["config", "user.email", "test@example.com"])
+    _ = try gitRun(["config", "user.name", "Test"])
+    _ = try gitRun(["config", "diff.plist.textconv", wrapper.path])
+    try Data("*.plist diff=plist\n".utf8).write(to: repo.appendingPathComponent(".gitattributes"))
+    let plist = repo.appendingPathComponent("com.example.app.plist").path
+    let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.plist").path
+    #expect(try TestSupport.prefs(["convert", sample, "--to", "binary", "-o", plist]).status == 0)
+    _ = try gitRun(["add", "-A"])
+    _ = try gitRun(["commit", "-q", "-m", "settings"])
+    #expect(try TestSupport.prefs(["write", plist, "isAccountPrivate", "-bool", "false"]).status == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: plist)).starts(with: Array("bplist00".utf8)))
+    let diff = try gitRun(["diff", "--no-color"])
+    #expect(diff.status == 0, "\(diff.stderr)")
+    #expect(diff.stdout.contains("-isAccountPrivate: true\n+isAccountPrivate: false\n"), "\(diff.stdout)")
+    #expect(!diff.stdout.contains("Binary files"))
+  }
+}
