@@ -595,7 +595,10 @@ import Testing
     let data = try Data(
       contentsOf: root.appendingPathComponent("fixtures/node-bplist-parser__sample1.bplist"))
     let foundation = try Self.foundationRead(data)
-    let ours = try Self.binary.decode(data)
+    let warnings = Warnings()
+    let ours = try Self.binary.decode(data, warnings: warnings)
+    #expect(warnings.all.count == 1)
+    #expect(warnings.all.first?.message.contains("read as UTF-8") == true)
     func strings(_ v: PrefValue) -> [String] {
       switch v {
       case .string(let s): [s]

@@ -35,6 +35,8 @@ struct BinaryPlistReader {
   private var finished: [Int: (value: PrefValue, height: Int, size: Int)] = [:]
   /// The number of values the document expands to, counting shared subtrees once per use.
   private var expandedSize = 0
+  /// ASCII-typed strings that held UTF-8, and where the first one is.
+  private var utf8InASCII = (count: 0, firstOffset: 0)
   /// A file of a few kilobytes can describe billions of values by sharing subtrees;
   /// refuse beyond this many.
   static let maxExpandedValues = 50_000_000
@@ -52,6 +54,12 @@ struct BinaryPlistReader {
   mutating func read() throws -> PrefValue {
     try readTrailer()
     let (value, _, _) = try object(topObject, depth: 0, referencedAt: bytes.count - 16)
+    if utf8InASCII.count > 0 {
+      warnings.add(
+        "\(utf8InASCII.count) ASCII-typed string object(s) hold UTF-8 bytes; read as UTF-8"
+          + " (Foundation on Linux reads them as Latin-1)",
+        position: .byteOffset(utf8InASCII.firstOffset))
+    }
     return value
   }
 
@@ -287,7 +295,7 @@ struct BinaryPlistReader {
   }
 
   /// An ASCII (`0x5_`) or UTF-16 (`0x6_`) string object.
-  private func string(at position: Int) throws -> String {
+  private mutating func string(at position: Int) throws -> String {
     let marker = bytes[position]
     if marker >> 4 == 0x5 {
       let (n, start) = try count(at: position, marker: marker, what: "string")
@@ -300,6 +308,8 @@ struct BinaryPlistReader {
             "ASCII string object holds byte 0x\(hex(bytes[firstHigh])), which is neither ASCII nor part of UTF-8 text",
             offset: firstHigh)
         }
+        if utf8InASCII.count == 0 { utf8InASCII.firstOffset = position }
+        utf8InASCII.count += 1
         return text
       }
       return String(decoding: slice, as: UTF8.self)
@@ -378,7 +388,7 @@ struct BinaryPlistReader {
     return (result, height, size)
   }
 
-  private func key(_ index: Int, referencedAt: Int) throws -> String {
+  private mutating func key(_ index: Int, referencedAt: Int) throws -> String {
     guard index < objectCount else {
       throw PrefsError.badInput(
         "reference to object \(index), but there are only \(objectCount)", offset: referencedAt)

@@ -168,7 +168,7 @@ enum FoundationPlistReader {
     let rewrites: [(String, String)] = [
       (
         "Encountered improper CDATA opening",
-        "'<!' markup inside text that is neither <![CDATA[ nor allowed here (CF reads no comments inside <key> or <string>)"
+        "'<!' inside an element's text: Foundation reads only <![CDATA[ there (no comments or declarations)"
       ),
       (
         "Encountered unknown ampersand-escape sequence",
