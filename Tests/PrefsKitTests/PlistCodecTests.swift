@@ -928,6 +928,42 @@ import Testing
     #expect(throws: PrefsError.self) { try Self.xml.decode(xml, options: options) }
   }
 
+  // MARK: Hostile XML
+
+  @Test func truncatedOrAlteredXMLIsReadOrRefusedWithAPosition() throws {
+    let original = TestSupport.everyKind
+    let full = try Self.xml.encode(original)
+    for length in 0..<full.count {
+      do {
+        let value = try Self.xml.decode(full.prefix(length))
+        // Only dropping the final newline leaves a complete document.
+        #expect(value == original && length == full.count - 1, "length \(length)")
+      } catch let error as PrefsError {
+        #expect(error.category == .badInput, "length \(length): \(error)")
+      }
+    }
+    for position in stride(from: 0, to: full.count, by: 3) {
+      for replacement in Array("<>&/=\"!?[]x".utf8) + [0x00, 0xFF] {
+        var data = full
+        data[position] = replacement
+        do { _ = try Self.xml.decode(data) } catch let error as PrefsError {
+          #expect(
+            error.position != nil || data.starts(with: Array("bplist".utf8)),
+            "\(position): \(error)")
+        }
+      }
+    }
+  }
+
+  @Test func deeplyNestedXMLIsRefusedWithoutOverflowingTheStack() throws {
+    let n = 100_000
+    let text =
+      "<plist>" + String(repeating: "<array>", count: n) + String(repeating: "</array>", count: n)
+      + "</plist>"
+    let error = #expect(throws: PrefsError.self) { try Self.xml.decode(Data(text.utf8)) }
+    #expect(error?.message.contains("nesting") == true)
+  }
+
   @Test func sharedSubtreesCannotExplode() throws {
     // 64 levels of arrays each referencing the next twice: 2^64 values if expanded.
     var objects: [[UInt8]] = (0..<64).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] }

@@ -138,8 +138,9 @@ enum FoundationPlistReader {
     if text.isEmpty {
       text = isXML ? "malformed XML property list" : "malformed OpenStep property list"
     }
-    if let line { return .badInput(text, line: line, column: 1) }
-    return PrefsError(.badInput, text)
+    // Foundation names no line for faults of the whole document (an unknown
+    // encoding); point at its start so every text-format error has a position.
+    return .badInput(text, line: line ?? 1, column: 1)
   }
 
   /// The number after the last "line " in Foundation's text.
