@@ -63,7 +63,7 @@ enum FoundationPlistReader {
         pairs.reserveCapacity(dictionary.count)
         for (key, value) in dictionary {
           guard let key = key.base as? String else {
-            throw PrefsError(.badInput, "dictionary key at \(describe(path)) is not a string")
+            throw PrefsError(.badInput, "dictionary key at \(plistPath(path)) is not a string")
           }
           pairs.append((key, value))
         }
@@ -79,13 +79,13 @@ enum FoundationPlistReader {
       default:
         if let uid = Self.uid(object) { return .uid(uid) }
         throw PrefsError(
-          .badInput, "value of unexpected type \(type(of: object)) at \(describe(path))")
+          .badInput, "value of unexpected type \(type(of: object)) at \(plistPath(path))")
       }
     }
 
     func tooDeep() -> PrefsError {
       PrefsError(
-        .badInput, "nesting deeper than \(maxDepth) arrays and dictionaries at \(describe(path))")
+        .badInput, "nesting deeper than \(maxDepth) arrays and dictionaries at \(plistPath(path))")
     }
 
     static func number(_ number: NSNumber, type: Any.Type, at path: [KeyPath.Component]) throws
@@ -104,7 +104,7 @@ enum FoundationPlistReader {
         return .integer(number.int64Value)
       default:
         let code = String(cString: number.objCType)
-        throw PrefsError(.badInput, "number of unexpected kind '\(code)' at \(describe(path))")
+        throw PrefsError(.badInput, "number of unexpected kind '\(code)' at \(plistPath(path))")
       }
     }
 
@@ -255,6 +255,6 @@ enum FoundationPlistReader {
 }
 
 /// A key path for messages: `'a.b.0'`, or `the root`.
-func describe(_ path: [KeyPath.Component]) -> String {
+func plistPath(_ path: [KeyPath.Component]) -> String {
   path.isEmpty ? "the root" : "'\(KeyPath(path).description)'"
 }

@@ -239,7 +239,7 @@ struct XMLPlistReader {
         padding += 1
         sextet = 0
       case 0x20, 0x09, 0x0A, 0x0D: continue
-      default: throw error("byte 0x\(hex(b)) in <data> is not base64", at: position)
+      default: throw error("byte 0x\(plistHex(b)) in <data> is not base64", at: position)
       }
       if padding > 0 && b != UInt8(ascii: "=") {
         throw error("base64 continues after '=' padding", at: position)
