@@ -265,10 +265,11 @@ import Testing
     #expect(entity.message.contains("entity declarations"))
     #expect(entity.position == .lineColumn(line: 2, column: 103))
     let truncated = try #require(try error("rust-plist__xml_error.plist"))
-    #expect(truncated.position == .lineColumn(line: 16, column: 1))
+    #expect(truncated.position == .lineColumn(line: 16, column: 11))
+    #expect(truncated.message.contains("</ke>"))
     let amp = try #require(try error("libplist__amp.plist"))
     #expect(amp.message.contains("&amp;"))
-    #expect(amp.position == .lineColumn(line: 3, column: 1))
+    #expect(amp.position == .lineColumn(line: 3, column: 14))
     let zeroOffsetSize = try #require(try error("rust-plist__binary_zero_offset_size.plist"))
     #expect(zeroOffsetSize.message.contains("offset size 0"))
     let cycle = try #require(try error("libplist__recursion.bplist"))
@@ -328,10 +329,8 @@ import Testing
     ])
     for codec in [Self.binary, Self.xml] {
       let back = try codec.decode(codec.encode(value))
-      // Binary keeps the stored order; XML reads through Foundation, which gives sorted keys.
-      if codec.variant == .binary {
-        #expect(back.dictionaryValue?.keys == ["zeta", "alpha", "mu"])
-      }
+      // Our readers keep the stored order (Foundation's would not).
+      #expect(back.dictionaryValue?.keys == ["zeta", "alpha", "mu"])
       let sorted = try codec.decode(codec.encode(value, options: WriteOptions(sortKeys: true)))
       #expect(sorted.dictionaryValue?.keys == ["alpha", "mu", "zeta"])
       #expect(sorted == value)
@@ -370,6 +369,115 @@ import Testing
       }
     }
     #expect(compared >= 20)
+  }
+
+  @Test func nativeXMLReaderEqualsFoundation() throws {
+    guard let files = Self.corpusFiles() else { return }
+    var compared = 0
+    for (name, url) in files {
+      let data = try Data(contentsOf: url)
+      guard PlistCodec.sniff(data) == .xml else { continue }
+      #expect(XMLPlistReader.canRead(data), "\(name)")
+      let foundation = try? Self.foundationRead(data)
+      var reader = XMLPlistReader(data, maxDepth: 512)
+      let native = try? reader.read()
+      #expect(
+        (foundation == nil) == (native == nil),
+        "\(name): Foundation \(foundation == nil ? "refuses" : "reads")")
+      if let foundation, let native {
+        #expect(native == foundation, "\(name)")
+        compared += 1
+      }
+    }
+    #expect(compared >= 14)
+  }
+
+  @Test func nativeXMLReaderKeepsDocumentOrder() throws {
+    guard let root = TestSupport.corpus("plist") else { return }
+    let data = try Data(contentsOf: root.appendingPathComponent("fixtures/rust-plist__xml.plist"))
+    let text = String(decoding: data, as: UTF8.self)
+    let keys = try #require(Self.xml.decode(data).dictionaryValue?.keys)
+    #expect(keys.count > 3)
+    // Each key appears in the text after the one before it.
+    var cursor = text.startIndex
+    for key in keys {
+      let found = try #require(
+        text.range(of: "<key>\(key)</key>", range: cursor..<text.endIndex), "\(key)")
+      cursor = found.upperBound
+    }
+  }
+
+  /// Inputs Foundation's XML reader changes silently; ours refuses them with a position.
+  @Test(arguments: [
+    ("<dict><key>a</key><true/><key>a</key><false/></dict>", "duplicate key"),
+    ("<real>1e400</real>", "out of range"),
+    ("<integer>18446744073709551616</integer>", "64-bit"),
+    ("<integer>-9223372036854775809</integer>", "64-bit"),
+    ("<data>!!!</data>", "not base64"),
+    ("<data>AAE</data>", "middle of a group"),
+    ("<date>2023-02-30T22:13:20Z</date>", "malformed <date>"),
+    ("<date>2023-11-14T25:13:20Z</date>", "malformed <date>"),
+  ])
+  func nativeXMLReaderRefusesWhatFoundationChanges(body: String, message: String) throws {
+    let data = Data(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n\(body)\n</plist>\n"
+        .utf8)
+    let error = #expect(throws: PrefsError.self) { try Self.xml.decode(data) }
+    #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+    if case .lineColumn(let line, _)? = error?.position {
+      #expect(line == 3)
+    } else {
+      Issue.record("no position")
+    }
+  }
+
+  @Test func nativeXMLReaderRefusesContentAfterTheRoot() throws {
+    let data = Data("<plist version=\"1.0\"><true/></plist>\njunk".utf8)
+    // Foundation ignores it.
+    #expect(try Self.foundationRead(data) == .bool(true))
+    let error = #expect(throws: PrefsError.self) { try Self.xml.decode(data) }
+    #expect(error?.position == .lineColumn(line: 2, column: 1))
+  }
+
+  @Test func nativeXMLReaderAcceptsWhatFoundationAccepts() throws {
+    let cases: [(String, PrefValue)] = [
+      ("<integer>0x10</integer>", .integer(16)), ("<integer>-0x10</integer>", .integer(-16)),
+      ("<integer>+5</integer>", .integer(5)),
+      ("<integer>18446744073709551615</integer>", .unsignedInteger(.max)),
+      ("<integer>-9223372036854775808</integer>", .integer(.min)),
+      ("<real>inf</real>", .real(.infinity)), ("<real>-infinity</real>", .real(-.infinity)),
+      ("<real>NaN</real>", .real(.nan)), ("<real> 1</real>", .real(1)),
+      ("<real>.5</real>", .real(0.5)),
+      ("<real>12</real>", .real(12)), ("<real>-0.0</real>", .real(-0.0)),
+      ("<true></true>", .bool(true)), ("<true />", .bool(true)),
+      ("<string/>", .string("")), ("<key>k</key>", .string("k")),
+      ("<string>&quot;&apos;&#x41;&#65;&lt;<![CDATA[<&>]]></string>", .string("\"'AA<<&>")),
+      ("<string>a\r\nb</string>", .string("a\r\nb")),
+      ("<array><!-- c --><?pi x?><true/></array>", .array([.bool(true)])),
+      ("<dict a=\"b\"><key>k</key><string>v</string></dict>", .dictionary(["k": .string("v")])),
+      ("<data> AA\n== </data>", .data(Data([0]))),
+      ("<dict><key>CF$UID</key><integer>7</integer></dict>", .uid(7)),
+    ]
+    for (body, expected) in cases {
+      let data = Data("<plist version=\"1.0\">\(body)</plist>".utf8)
+      #expect(try Self.xml.decode(data) == expected, "\(body)")
+      #expect(try Self.foundationRead(data) == expected, "Foundation: \(body)")
+    }
+    // A bare root element, as Foundation reads it.
+    #expect(try Self.xml.decode(Data("<dict/>".utf8)) == .dictionary([:]))
+    // Foundation truncates a wide CF$UID to UID 0; we keep what the file says.
+    let wide = Data(
+      "<plist><dict><key>CF$UID</key><integer>4294967296</integer></dict></plist>".utf8)
+    #expect(try Self.xml.decode(wide) == .dictionary(["CF$UID": .integer(1 << 32)]))
+  }
+
+  @Test func xmlInOtherEncodingsIsLeftToFoundation() throws {
+    var utf16 = Data([0xFE, 0xFF])
+    for unit in "<plist version=\"1.0\"><string>\u{E9}</string></plist>".utf16 {
+      utf16.append(contentsOf: [UInt8(unit >> 8), UInt8(unit & 0xFF)])
+    }
+    #expect(!XMLPlistReader.canRead(utf16))
+    #expect(try Self.xml.decode(utf16) == .string("\u{E9}"))
   }
 
   @Test func foundationReadsBackWhatWeWrite() throws {
@@ -595,7 +703,10 @@ import Testing
     let data = try Data(
       contentsOf: root.appendingPathComponent("fixtures/node-bplist-parser__sample1.bplist"))
     let foundation = try Self.foundationRead(data)
-    let ours = try Self.binary.decode(data)
+    let warnings = Warnings()
+    let ours = try Self.binary.decode(data, warnings: warnings)
+    #expect(warnings.all.count == 1)
+    #expect(warnings.all.first?.message.contains("read as UTF-8") == true)
     func strings(_ v: PrefValue) -> [String] {
       switch v {
       case .string(let s): [s]
@@ -815,6 +926,42 @@ import Testing
       ("<plist version=\"1.0\">" + String(repeating: "<array>", count: 5)
         + String(repeating: "</array>", count: 5) + "</plist>").utf8)
     #expect(throws: PrefsError.self) { try Self.xml.decode(xml, options: options) }
+  }
+
+  // MARK: Hostile XML
+
+  @Test func truncatedOrAlteredXMLIsReadOrRefusedWithAPosition() throws {
+    let original = TestSupport.everyKind
+    let full = try Self.xml.encode(original)
+    for length in 0..<full.count {
+      do {
+        let value = try Self.xml.decode(full.prefix(length))
+        // Only dropping the final newline leaves a complete document.
+        #expect(value == original && length == full.count - 1, "length \(length)")
+      } catch let error as PrefsError {
+        #expect(error.category == .badInput, "length \(length): \(error)")
+      }
+    }
+    for position in stride(from: 0, to: full.count, by: 3) {
+      for replacement in Array("<>&/=\"!?[]x".utf8) + [0x00, 0xFF] {
+        var data = full
+        data[position] = replacement
+        do { _ = try Self.xml.decode(data) } catch let error as PrefsError {
+          #expect(
+            error.position != nil || data.starts(with: Array("bplist".utf8)),
+            "\(position): \(error)")
+        }
+      }
+    }
+  }
+
+  @Test func deeplyNestedXMLIsRefusedWithoutOverflowingTheStack() throws {
+    let n = 100_000
+    let text =
+      "<plist>" + String(repeating: "<array>", count: n) + String(repeating: "</array>", count: n)
+      + "</plist>"
+    let error = #expect(throws: PrefsError.self) { try Self.xml.decode(Data(text.utf8)) }
+    #expect(error?.message.contains("nesting") == true)
   }
 
   @Test func sharedSubtreesCannotExplode() throws {

@@ -35,6 +35,8 @@ struct BinaryPlistReader {
   private var finished: [Int: (value: PrefValue, height: Int, size: Int)] = [:]
   /// The number of values the document expands to, counting shared subtrees once per use.
   private var expandedSize = 0
+  /// ASCII-typed strings that held UTF-8, and where the first one is.
+  private var utf8InASCII = (count: 0, firstOffset: 0)
   /// A file of a few kilobytes can describe billions of values by sharing subtrees;
   /// refuse beyond this many.
   static let maxExpandedValues = 50_000_000
@@ -52,6 +54,12 @@ struct BinaryPlistReader {
   mutating func read() throws -> PrefValue {
     try readTrailer()
     let (value, _, _) = try object(topObject, depth: 0, referencedAt: bytes.count - 16)
+    if utf8InASCII.count > 0 {
+      warnings.add(
+        "\(utf8InASCII.count) ASCII-typed string object(s) hold UTF-8 bytes; read as UTF-8"
+          + " (Foundation on Linux reads them as Latin-1)",
+        position: .byteOffset(utf8InASCII.firstOffset))
+    }
     return value
   }
 
@@ -150,7 +158,7 @@ struct BinaryPlistReader {
     let intMarker = bytes[intPosition]
     guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else {
       throw PrefsError.badInput(
-        "the length of this \(what) is not an integer of 1 to 8 bytes (marker 0x\(hex(intMarker)))",
+        "the length of this \(what) is not an integer of 1 to 8 bytes (marker 0x\(plistHex(intMarker)))",
         offset: intPosition)
     }
     let size = 1 << Int(intMarker & 0x0F)
@@ -190,14 +198,14 @@ struct BinaryPlistReader {
         throw PrefsError.badInput(
           "null object: property lists have no null value", offset: position)
       default:
-        throw PrefsError.badInput("unknown object marker 0x\(hex(marker))", offset: position)
+        throw PrefsError.badInput("unknown object marker 0x\(plistHex(marker))", offset: position)
       }
     case 0x1: return try scalar(try integer(marker, at: position), at: position)
     case 0x2:
       let size = 1 << Int(marker & 0x0F)
       guard size == 4 || size == 8, marker & 0x0F <= 3 else {
         throw PrefsError.badInput(
-          "real of unsupported size (marker 0x\(hex(marker)))", offset: position)
+          "real of unsupported size (marker 0x\(plistHex(marker)))", offset: position)
       }
       try require(size, at: position + 1, for: "this real")
       let bits = readUInt64(at: position + 1, size: size)
@@ -206,7 +214,7 @@ struct BinaryPlistReader {
     case 0x3:
       guard marker == 0x33 else {
         throw PrefsError.badInput(
-          "date of unsupported size (marker 0x\(hex(marker)))", offset: position)
+          "date of unsupported size (marker 0x\(plistHex(marker)))", offset: position)
       }
       try require(8, at: position + 1, for: "this date")
       let seconds = Double(bitPattern: readUInt64(at: position + 1, size: 8))
@@ -236,7 +244,7 @@ struct BinaryPlistReader {
         "\(marker >> 4 == 0xC ? "set" : "ordered set") object: sets are not read (no other format can hold one)",
         offset: position)
     default:
-      throw PrefsError.badInput("unknown object marker 0x\(hex(marker))", offset: position)
+      throw PrefsError.badInput("unknown object marker 0x\(plistHex(marker))", offset: position)
     }
   }
 
@@ -263,7 +271,7 @@ struct BinaryPlistReader {
     let power = Int(marker & 0x0F)
     guard power <= 4 else {
       throw PrefsError.badInput(
-        "integer of unsupported size (marker 0x\(hex(marker)))", offset: position)
+        "integer of unsupported size (marker 0x\(plistHex(marker)))", offset: position)
     }
     let size = 1 << power
     try require(size, at: position + 1, for: "this integer")
@@ -287,7 +295,7 @@ struct BinaryPlistReader {
   }
 
   /// An ASCII (`0x5_`) or UTF-16 (`0x6_`) string object.
-  private func string(at position: Int) throws -> String {
+  private mutating func string(at position: Int) throws -> String {
     let marker = bytes[position]
     if marker >> 4 == 0x5 {
       let (n, start) = try count(at: position, marker: marker, what: "string")
@@ -297,9 +305,11 @@ struct BinaryPlistReader {
         // Not ASCII: keep it only if it is UTF-8, never as Latin-1 mojibake.
         guard let text = String(validating: slice, as: UTF8.self) else {
           throw PrefsError.badInput(
-            "ASCII string object holds byte 0x\(hex(bytes[firstHigh])), which is neither ASCII nor part of UTF-8 text",
+            "ASCII string object holds byte 0x\(plistHex(bytes[firstHigh])), which is neither ASCII nor part of UTF-8 text",
             offset: firstHigh)
         }
+        if utf8InASCII.count == 0 { utf8InASCII.firstOffset = position }
+        utf8InASCII.count += 1
         return text
       }
       return String(decoding: slice, as: UTF8.self)
@@ -378,7 +388,7 @@ struct BinaryPlistReader {
     return (result, height, size)
   }
 
-  private func key(_ index: Int, referencedAt: Int) throws -> String {
+  private mutating func key(_ index: Int, referencedAt: Int) throws -> String {
     guard index < objectCount else {
       throw PrefsError.badInput(
         "reference to object \(index), but there are only \(objectCount)", offset: referencedAt)
@@ -387,14 +397,14 @@ struct BinaryPlistReader {
     let kind = bytes[position] >> 4
     guard kind == 0x5 || kind == 0x6 else {
       throw PrefsError.badInput(
-        "dictionary key is not a string (marker 0x\(hex(bytes[position])))", offset: position)
+        "dictionary key is not a string (marker 0x\(plistHex(bytes[position])))", offset: position)
     }
     return try string(at: position)
   }
 }
 
 /// Two hex digits.
-func hex(_ byte: UInt8) -> String {
+func plistHex(_ byte: UInt8) -> String {
   let digits = Array("0123456789abcdef")
   return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
 }

@@ -113,7 +113,7 @@ struct BinaryPlistWriter {
       case .uid(let n):
         guard n <= UInt64(UInt32.max) else {
           throw PrefsError(
-            .badInput, "UID \(n) at \(describe(path)) is wider than the 32 bits CF reads")
+            .badInput, "UID \(n) at \(plistPath(path)) is wider than the 32 bits CF reads")
         }
         key = .uid(n)
       case .array, .dictionary: fatalError("containers are handled above")

@@ -63,7 +63,7 @@ enum FoundationPlistReader {
         pairs.reserveCapacity(dictionary.count)
         for (key, value) in dictionary {
           guard let key = key.base as? String else {
-            throw PrefsError(.badInput, "dictionary key at \(describe(path)) is not a string")
+            throw PrefsError(.badInput, "dictionary key at \(plistPath(path)) is not a string")
           }
           pairs.append((key, value))
         }
@@ -79,13 +79,13 @@ enum FoundationPlistReader {
       default:
         if let uid = Self.uid(object) { return .uid(uid) }
         throw PrefsError(
-          .badInput, "value of unexpected type \(type(of: object)) at \(describe(path))")
+          .badInput, "value of unexpected type \(type(of: object)) at \(plistPath(path))")
       }
     }
 
     func tooDeep() -> PrefsError {
       PrefsError(
-        .badInput, "nesting deeper than \(maxDepth) arrays and dictionaries at \(describe(path))")
+        .badInput, "nesting deeper than \(maxDepth) arrays and dictionaries at \(plistPath(path))")
     }
 
     static func number(_ number: NSNumber, type: Any.Type, at path: [KeyPath.Component]) throws
@@ -104,7 +104,7 @@ enum FoundationPlistReader {
         return .integer(number.int64Value)
       default:
         let code = String(cString: number.objCType)
-        throw PrefsError(.badInput, "number of unexpected kind '\(code)' at \(describe(path))")
+        throw PrefsError(.badInput, "number of unexpected kind '\(code)' at \(plistPath(path))")
       }
     }
 
@@ -138,8 +138,9 @@ enum FoundationPlistReader {
     if text.isEmpty {
       text = isXML ? "malformed XML property list" : "malformed OpenStep property list"
     }
-    if let line { return .badInput(text, line: line, column: 1) }
-    return PrefsError(.badInput, text)
+    // Foundation names no line for faults of the whole document (an unknown
+    // encoding); point at its start so every text-format error has a position.
+    return .badInput(text, line: line ?? 1, column: 1)
   }
 
   /// The number after the last "line " in Foundation's text.
@@ -168,7 +169,7 @@ enum FoundationPlistReader {
     let rewrites: [(String, String)] = [
       (
         "Encountered improper CDATA opening",
-        "'<!' markup inside text that is neither <![CDATA[ nor allowed here (CF reads no comments inside <key> or <string>)"
+        "'<!' inside an element's text: Foundation reads only <![CDATA[ there (no comments or declarations)"
       ),
       (
         "Encountered unknown ampersand-escape sequence",
@@ -254,6 +255,6 @@ enum FoundationPlistReader {
 }
 
 /// A key path for messages: `'a.b.0'`, or `the root`.
-func describe(_ path: [KeyPath.Component]) -> String {
+func plistPath(_ path: [KeyPath.Component]) -> String {
   path.isEmpty ? "the root" : "'\(KeyPath(path).description)'"
 }

@@ -14,7 +14,8 @@ public enum PlistVariant: Sendable {
 ///
 /// Reading sniffs the content whatever the variant: `bplist` goes to the native
 /// binary reader (positions as byte offsets, cycles refused), text starting with
-/// `<` to `PropertyListSerialization` as XML, anything else to it as OpenStep.
+/// `<` to the native XML reader (or `PropertyListSerialization` when it is not
+/// UTF-8), anything else to `PropertyListSerialization` as OpenStep.
 /// Writing is native for XML and binary; OpenStep is refused (Foundation crashes
 /// writing it, and `prefs` treats it as read-only).
 public struct PlistCodec: FormatCodec {
@@ -26,13 +27,21 @@ public struct PlistCodec: FormatCodec {
 
   /// Reads a binary, XML or OpenStep property list, whatever ``variant`` is.
   public func read(_ data: Data, options: ReadOptions, warnings: Warnings) throws -> PrefValue {
-    guard !data.isEmpty else { throw PrefsError(.badInput, "empty input: not a property list") }
+    guard !data.isEmpty else {
+      throw PrefsError.badInput("empty input: not a property list", line: 1, column: 1)
+    }
     switch Self.sniff(data) {
     case .binary:
       var reader = BinaryPlistReader(data, maxDepth: options.maxDepth, warnings: warnings)
       return try reader.read()
     case .xml:
-      return try FoundationPlistReader.read(data, isXML: true, maxDepth: options.maxDepth)
+      // UTF-8 (nearly every plist) is read natively: key order, exact errors, no
+      // silent changes. Other encodings go to Foundation, the reference reader.
+      guard XMLPlistReader.canRead(data) else {
+        return try FoundationPlistReader.read(data, isXML: true, maxDepth: options.maxDepth)
+      }
+      var reader = XMLPlistReader(data, maxDepth: options.maxDepth)
+      return try reader.read()
     case .openStep:
       return try FoundationPlistReader.read(data, isXML: false, maxDepth: options.maxDepth)
     }

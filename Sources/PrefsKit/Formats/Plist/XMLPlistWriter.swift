@@ -92,7 +92,7 @@ struct XMLPlistWriter {
     case .uid(let n):
       guard n <= UInt64(UInt32.max) else {
         throw PrefsError(
-          .badInput, "UID \(n) at \(describe(path)) is wider than the 32 bits CF reads")
+          .badInput, "UID \(n) at \(plistPath(path)) is wider than the 32 bits CF reads")
       }
       try line("<dict>", depth: depth)
       try indent(depth + 1)
@@ -175,7 +175,7 @@ struct XMLPlistWriter {
     let padded = String(repeating: "0", count: max(0, 4 - code.count)) + code
     return PrefsError(
       .badInput,
-      "\(what) at \(describe(path)) holds U+\(padded), which XML 1.0 cannot hold; write a binary plist instead"
+      "\(what) at \(plistPath(path)) holds U+\(padded), which XML 1.0 cannot hold; write a binary plist instead"
     )
   }
 
@@ -209,18 +209,19 @@ struct XMLPlistWriter {
     let t = date.timeIntervalSinceReferenceDate
     guard t.isFinite else {
       throw PrefsError(
-        .badInput, "date at \(describe(path)) is not finite; XML plists cannot hold it")
+        .badInput, "date at \(plistPath(path)) is not finite; XML plists cannot hold it")
     }
     let whole = t.rounded(.toNearestOrAwayFromZero)
     // Years 0001 to 9999: what Foundation's XML reader takes.
     guard whole >= -63_113_904_000, whole < 252_423_993_600 else {
       throw PrefsError(
-        .badInput, "date at \(describe(path)) is outside the years 1 to 9999 an XML plist can hold")
+        .badInput, "date at \(plistPath(path)) is outside the years 1 to 9999 an XML plist can hold"
+      )
     }
     let text = TextForms.date(Date(timeIntervalSinceReferenceDate: whole))
     if whole != t {
       warnings.add(
-        "date at \(describe(path)) has a fraction of a second (\(TextForms.date(date))) that XML plists cannot hold;"
+        "date at \(plistPath(path)) has a fraction of a second (\(TextForms.date(date))) that XML plists cannot hold;"
           + " rounded to the nearest second: \(text)")
     }
     try out.write(text)
