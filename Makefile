@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null && echo sudo)
 PREFS := .build/release/prefs
 
-.PHONY: all deps build demo test format lint-format clean
+.PHONY: all deps test-deps build demo test install uninstall format lint-format clean
 
 all: build
 
@@ -14,6 +14,13 @@ deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists yaml-0.1; then \
 		echo "Installing libyaml-dev and pkg-config with apt-get"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libyaml-dev pkg-config; \
+	fi
+
+# groff checks the manual page in the tests (they skip visibly without it).
+test-deps: deps
+	@if ! command -v groff >/dev/null 2>&1; then \
+		echo "Installing groff-base with apt-get"; \
+		$(SUDO) apt-get install -y -qq groff-base >/dev/null 2>&1 || echo "groff-base could not be installed"; \
 	fi
 
 build: deps
@@ -35,10 +42,28 @@ demo: build
 	@echo '$$ prefs diff Samples/UserSettings.plist /tmp/UserSettings.bplist && echo same'
 	@$(PREFS) diff Samples/UserSettings.plist /tmp/UserSettings.bplist && echo same
 
-test: deps
+test: test-deps
 	@# The Python cross-checks use PyYAML and ruamel.yaml when they can be had; they skip visibly otherwise.
 	-@python3 -c 'import yaml, ruamel.yaml' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check pyyaml ruamel.yaml >/dev/null 2>&1 || true
 	$(SWIFT) test
+
+# Installs the binary, the manual page and the shell completions under PREFIX.
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 $(PREFS) $(DESTDIR)$(PREFIX)/bin/prefs
+	install -m 644 man/prefs.1 $(DESTDIR)$(PREFIX)/share/man/man1/prefs.1
+	$(PREFS) completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/prefs
+	$(PREFS) completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_prefs
+	$(PREFS) completions fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/prefs.fish
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/prefs $(DESTDIR)$(PREFIX)/share/man/man1/prefs.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/prefs \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_prefs \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/prefs.fish
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests

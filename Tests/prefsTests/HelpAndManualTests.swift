@@ -1,0 +1,157 @@
+import Foundation
+import PrefsTestSupport
+import Testing
+
+@testable import prefs
+
+/// Help text, the manual page and completions, all checked against the command table.
+@Suite struct HelpAndManualTests {
+  static let manual =
+    (try? String(
+      contentsOf: TestSupport.packageRoot.appendingPathComponent("man/prefs.1"), encoding: .utf8)) ?? ""
+
+  @Test(arguments: Commands.all.map(\.name))
+  func everyCommandHasFullHelp(name: String) throws {
+    let command = try #require(Commands.named(name))
+    let help = try TestSupport.prefs(["help", name])
+    #expect(help.status == 0)
+    #expect(help.stderr == "")
+    #expect(help.stdout.hasPrefix("OVERVIEW: \(command.summary)"))
+    #expect(help.stdout.contains("\nUSAGE: prefs \(name)"))
+    #expect(help.stdout.contains("\nOPTIONS:\n"))
+    #expect(help.stdout.contains("\nEXAMPLES:\n  prefs \(name)"))
+    for option in command.options {
+      for spelling in option.long.map({ "--\($0)" }) + option.words.map({ "-\($0)" }) {
+        #expect(help.stdout.contains(spelling), "\(name) help lacks \(spelling)")
+      }
+    }
+    #expect(try TestSupport.prefs([name, "--help"]).stdout == help.stdout)
+    #expect(try TestSupport.prefs([name, "-h"]).stdout == help.stdout)
+  }
+
+  @Test func overviewListsEverySubcommand() throws {
+    let overview = try TestSupport.prefs(["--help"])
+    #expect(overview.status == 0)
+    for command in Commands.all {
+      #expect(overview.stdout.contains("\n  \(command.name) "), "missing \(command.name)")
+    }
+    let bare = try TestSupport.prefs([])
+    #expect(bare.status == 64)
+    #expect(bare.stdout == overview.stdout)
+  }
+
+  @Test func helpForAnUnknownCommandSuggestsTheClosest() throws {
+    let result = try TestSupport.prefs(["help", "exprot"])
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("prefs: error: unknown command 'exprot'; did you mean 'export'?\n"))
+  }
+
+  @Test func theManualCoversEveryCommandAndOption() {
+    #expect(!Self.manual.isEmpty)
+    for command in Commands.all {
+      #expect(Self.manual.contains(".Cm \(command.name)"), "the manual lacks the command \(command.name)")
+      for option in command.options {
+        for long in option.long {
+          #expect(Self.manual.contains("Fl -\(long)"), "the manual lacks --\(long) (\(command.name))")
+        }
+        for short in option.short {
+          #expect(Self.manual.contains("Fl \(short)"), "the manual lacks -\(short) (\(command.name))")
+        }
+        for word in option.words {
+          #expect(Self.manual.contains(word), "the manual lacks -\(word) (\(command.name))")
+        }
+      }
+    }
+    for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SEE ALSO"] {
+      #expect(Self.manual.contains(".Sh \(section)\n"), "the manual lacks \(section)")
+    }
+    for variable in ["XDG_CONFIG_HOME", "HOME", "PREFS_DEFAULTS_DIR", "NO_COLOR"] {
+      #expect(Self.manual.contains(".It Ev \(variable)"), "the manual lacks \(variable)")
+    }
+  }
+
+  @Test func theManualFormatsWithoutWarnings() throws {
+    guard let groff = TestSupport.executable(named: "groff") else {
+      print("note: groff is not installed; skipping the manual page format check")
+      return
+    }
+    let result = try TestSupport.run(
+      groff, ["-mdoc", "-ww", "-z", TestSupport.packageRoot.appendingPathComponent("man/prefs.1").path])
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+  }
+
+  /// Runs the EXAMPLES of the manual, in order, in a scratch home with its own store.
+  @Test func theManualExamplesWork() throws {
+    guard
+      let examples = Self.manual.components(separatedBy: ".Sh EXAMPLES\n").last?
+        .components(separatedBy: ".Sh ").first
+    else {
+      Issue.record("no EXAMPLES section")
+      return
+    }
+    let commands = examples.split(separator: "\n").filter { $0.hasPrefix(".Dl ") }.map { line in
+      String(line.dropFirst(4)).replacingOccurrences(of: "\\(dq", with: "\"")
+    }
+    #expect(commands.count >= 10)
+    let home = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: home) }
+    try FileManager.default.copyItem(
+      at: TestSupport.packageRoot.appendingPathComponent("Samples"), to: home.appendingPathComponent("Samples"))
+    var environment = ProcessInfo.processInfo.environment
+    environment["HOME"] = home.path
+    environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
+    environment["PREFS_DEFAULTS_DIR"] = nil
+    environment["GIT_CONFIG_NOSYSTEM"] = "1"
+    environment["PATH"] = TestSupport.prefsBinary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
+    for command in commands {
+      if command.hasPrefix("git"), TestSupport.executable(named: "git") == nil { continue }
+      let result = try TestSupport.run(
+        URL(fileURLWithPath: "/bin/sh"), ["-c", "cd \"$HOME\" && " + command], environment: environment)
+      #expect(result.status == 0, "\(command): \(result.stderr)")
+    }
+    #expect(
+      FileManager.default.fileExists(atPath: home.appendingPathComponent("prefs-backup/com.example.app.yaml").path))
+  }
+
+  @Test(arguments: ["bash", "zsh", "fish"])
+  func completionScriptsParseInTheirShells(shell: String) throws {
+    let script = try TestSupport.prefs(["completions", shell])
+    #expect(script.status == 0)
+    for command in Commands.all {
+      #expect(script.stdout.contains(command.name))
+    }
+    #expect(script.stdout.contains("sort-keys"))
+    #expect(script.stdout.contains("prefs domains"))
+    guard let executable = TestSupport.executable(named: shell) else {
+      print("note: \(shell) is not installed; skipping the syntax check of its completion script")
+      return
+    }
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("prefs-completion-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: file) }
+    try Data(script.stdout.utf8).write(to: file)
+    let check = try TestSupport.run(executable, ["-n", file.path])
+    #expect(check.status == 0, "\(check.stderr)")
+  }
+
+  @Test func bashCompletionCompletesCommandsFormatsAndDomains() throws {
+    guard let bash = TestSupport.executable(named: "bash") else { return }
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    _ = try TestSupport.prefs(["write", "com.example.app", "k", "v"], store: store)
+    let script = try TestSupport.prefs(["completions", "bash"]).stdout
+    let driver = """
+      \(script)
+      t() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _prefs; echo "${COMPREPLY[*]}"; }
+      t prefs conv
+      t prefs convert x --to ''
+      t prefs export --form
+      t prefs read com.
+      """
+    var environment = ProcessInfo.processInfo.environment
+    environment["PREFS_DEFAULTS_DIR"] = store.path
+    environment["PATH"] = TestSupport.prefsBinary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
+    let result = try TestSupport.run(bash, ["-c", driver], environment: environment)
+    #expect(result.stdout == "convert\nbinary binary1 bplist xml xml1 json yaml yml\n--format\ncom.example.app\n")
+  }
+}
