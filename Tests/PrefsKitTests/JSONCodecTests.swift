@@ -154,12 +154,15 @@ import Testing
     ("[1] [2]", "unexpected '[' after the JSON value", 1, 5),
     ("[\"\u{1}\"]", "control character U+0001 must be escaped in a string", 1, 3),
     ("[\"\\ud800\"]", "unpaired surrogate \\uD800", 1, 3),
-    ("\u{FEFF}{}", "a byte order mark is not allowed in JSON", 1, 1),
   ])
   func malformedInputIsRefusedWithLineAndColumn(text: String, message: String, line: Int, column: Int) {
     let error = failure(text)
     #expect(error?.message == message)
     #expect(error?.position == .lineColumn(line: line, column: column))
+  }
+
+  @Test func aByteOrderMarkIsIgnored() throws {
+    #expect(try read("\u{FEFF}{\"a\": 1}") == .dictionary(["a": .integer(1)]))
   }
 
   @Test func invalidUTF8IsRefusedWithItsPosition() throws {

@@ -10,6 +10,11 @@ public enum AtomicFile {
   public static func write(
     to path: String, newFileMode: mode_t = 0o644, _ body: (ByteWriter) throws -> Void
   ) throws {
+    // Devices and descriptors (`-o /dev/stdout`, `/dev/fd/3`) are written in place:
+    // renaming over the file behind them would take it away from its reader.
+    if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
+      return try writeDirectly(to: path, displayName: path, body)
+    }
     let target = resolvedTarget(path)
     let directory = (target as NSString).deletingLastPathComponent
     let folder = directory.isEmpty ? "." : directory
@@ -17,6 +22,11 @@ public enum AtomicFile {
     let exists = lstat(target, &existing) == 0
     if exists, (existing.st_mode & S_IFMT) == S_IFDIR {
       throw PrefsError(.cannotCreate, "is a directory", file: path)
+    }
+    if exists, (existing.st_mode & S_IFMT) != S_IFREG {
+      // A FIFO or device (`-o /dev/stdout`) cannot be replaced by a rename: write
+      // to it directly.
+      return try writeDirectly(to: target, displayName: path, body)
     }
 
     var template = Array("\(folder)/.\((target as NSString).lastPathComponent).XXXXXX".utf8CString)
@@ -61,6 +71,22 @@ public enum AtomicFile {
     if dirFD >= 0 {
       fsync(dirFD)
       close(dirFD)
+    }
+  }
+
+  private static func writeDirectly(to target: String, displayName: String, _ body: (ByteWriter) throws -> Void)
+    throws
+  {
+    let fd = open(target, O_WRONLY | O_APPEND | O_CLOEXEC)
+    guard fd >= 0 else { throw PrefsError(.cannotCreate, "cannot open: \(errnoText())", file: displayName) }
+    defer { close(fd) }
+    let writer = ByteWriter(fileDescriptor: fd)
+    do {
+      try body(writer)
+      try writer.flush()
+    } catch var error as PrefsError {
+      if error.file == nil, error.category == .io { error.file = displayName }
+      throw error
     }
   }
 

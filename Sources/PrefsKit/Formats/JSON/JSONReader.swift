@@ -18,9 +18,8 @@ struct JSONReader {
   typealias Parsed = PrefValue?
 
   mutating func readDocument() throws -> PrefValue {
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-      throw error("a byte order mark is not allowed in JSON", at: 0)
-    }
+    // RFC 8259 lets a reader ignore a UTF-8 byte order mark; editors on Windows add one.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
     skipSpace()
     guard i < bytes.count else { throw error("empty input: expected a JSON value", at: i) }
     let start = i

@@ -1,0 +1,194 @@
+import Foundation
+import PrefsTestSupport
+import Testing
+
+/// The bad-input matrix: each hostile or broken input gets one error line in the
+/// grammar `prefs: error: FILE…: message`, its documented exit status, no signal
+/// death, and no output file.
+@Suite struct BadInputTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    let name: String
+    let file: String
+    let bytes: [UInt8]
+    let status: Int32
+    /// What the error line says after `prefs: error: FILE`.
+    let message: String
+    var testDescription: String { name }
+  }
+
+  static func text(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+  /// A small valid binary plist (`{"a": [1, "x"]}`), to break in several ways.
+  static let validBinary: [UInt8] = [
+    0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xD1, 0x01, 0x02, 0x51, 0x61, 0xA2, 0x03, 0x04,
+    0x10, 0x01, 0x51, 0x78, 0x08, 0x0B, 0x0D, 0x10, 0x12, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+    0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x14,
+  ]
+
+  static let cases: [Case] = [
+    Case(
+      name: "truncated binary plist", file: "t.plist", bytes: Array(validBinary.prefix(30)), status: 65,
+      message: ": at byte "),
+    Case(
+      name: "binary plist with an offset past the end", file: "o.plist",
+      bytes: Array(validBinary.prefix(21)) + [0xF0] + Array(validBinary.dropFirst(22)), status: 65,
+      message: ": at byte "),
+    Case(
+      name: "XML plist with an unknown tag", file: "u.plist",
+      bytes: text("<?xml version=\"1.0\"?>\n<plist><dict><key>a</key><number>1</number></dict></plist>"),
+      status: 65, message: ":2:"),
+    Case(
+      name: "XML plist with an entity declaration", file: "e.plist",
+      bytes: text("<?xml version=\"1.0\"?>\n<!DOCTYPE plist [<!ENTITY x \"y\">]>\n<plist><string>&x;</string></plist>"),
+      status: 65, message: ":2:"),
+    Case(
+      name: "invalid UTF-8 in YAML", file: "u.yaml", bytes: text("a: ") + [0xFF] + text("\n"), status: 65,
+      message: ":1:4: "),
+    Case(
+      name: "invalid UTF-8 in JSON", file: "u.json", bytes: text("{\"a\": \"") + [0xC3, 0x28] + text("\"}"), status: 65,
+      message: ":1:8: invalid UTF-8"),
+    Case(
+      name: "NUL byte in YAML", file: "n.yaml", bytes: text("a: 1") + [0] + text("\n"), status: 65, message: ":1:5: "),
+    Case(
+      name: "NUL byte in JSON", file: "n.json", bytes: text("{\"a\": \"x") + [0] + text("\"}"), status: 65,
+      message: ":1:9: control character U+0000"),
+    Case(
+      name: "100,000-deep JSON", file: "d.json", bytes: Array(repeating: 0x5B, count: 100_000), status: 65,
+      message: ":1:513: nesting deeper than 512 levels"),
+    Case(
+      name: "100,000-deep YAML", file: "d.yaml", bytes: Array(repeating: 0x5B, count: 100_000), status: 65,
+      message: ":1:513: nesting deeper than 512 levels"),
+    Case(
+      name: "100,000-deep XML plist", file: "d.plist",
+      bytes: text("<plist>" + String(repeating: "<array>", count: 100_000)), status: 65, message: ":1:"),
+    Case(
+      name: "YAML alias bomb", file: "bomb.yaml",
+      bytes: text(
+        (0..<9).map { level in
+          level == 0
+            ? "l0: &l0 [x, x, x, x, x, x, x, x, x]"
+            : "l\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 9).joined(separator: ", ") + "]"
+        }.joined(separator: "\n") + "\n"), status: 65, message: ":7:10: aliases expand to more than 1000000 nodes"),
+    Case(
+      name: "integer past UInt64 in JSON", file: "i.json", bytes: text("[18446744073709551616]"), status: 65,
+      message: ":1:2: integer 18446744073709551616 is out of range (64 bits)"),
+    Case(
+      name: "integer past UInt64 in YAML", file: "i.yaml", bytes: text("a: 18446744073709551616\n"), status: 65,
+      message: ":1:4: integer out of range"),
+    Case(
+      name: "integer past UInt64 in XML", file: "i.plist",
+      bytes: text("<plist><integer>18446744073709551616</integer></plist>"), status: 65, message: ":1:"),
+    Case(
+      name: "1e400 in JSON", file: "r.json", bytes: text("[1e400]"), status: 65,
+      message: ":1:2: number 1e400 is out of range for a real"),
+    Case(
+      name: "1e400 in YAML", file: "r.yaml", bytes: text("a: 1e400\n"), status: 65, message: ":1:4: real out of range"),
+    Case(
+      name: "duplicate key in JSON", file: "k.json", bytes: text("{\"a\": 1, \"a\": 2}"), status: 65,
+      message: ":1:10: duplicate key \"a\""),
+    Case(
+      name: "duplicate key in YAML", file: "k.yaml", bytes: text("a: 1\na: 2\n"), status: 65,
+      message: ":2:1: duplicate key 'a'"),
+    Case(
+      name: "duplicate key in XML", file: "k.plist",
+      bytes: text("<plist><dict><key>a</key><true/><key>a</key><false/></dict></plist>"), status: 65, message: ":1:"),
+    Case(name: "empty JSON", file: "empty.json", bytes: [], status: 65, message: ":1:1: empty input"),
+    Case(name: "empty YAML", file: "empty.yaml", bytes: [], status: 65, message: ":1:1: empty document"),
+    Case(name: "empty plist", file: "empty.plist", bytes: [], status: 65, message: ""),
+  ]
+
+  @Test(arguments: cases)
+  func badInputGetsOneErrorLineAndNoOutput(_ testCase: Case) throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = folder.appendingPathComponent(testCase.file)
+    let output = folder.appendingPathComponent("out.json")
+    try Data(testCase.bytes).write(to: input)
+    let result = try TestSupport.prefs(["convert", input.path, "-o", output.path])
+    #expect(result.status == testCase.status, "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("prefs: error: \(input.path)\(testCase.message)"), "\(result.stderr)")
+    let errorLines = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("hint: ") }
+    #expect(errorLines.count == 1, "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: output.path))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [testCase.file])
+  }
+
+  @Test func byteOrderMarksAndCRLFAreAccepted() throws {
+    let yaml = try TestSupport.prefs(
+      ["convert", "-", "--to", "json", "--compact"],
+      input: Data([0xEF, 0xBB, 0xBF] + Self.text("a: 1\r\nb: [x, \"y\"]\r\n")))
+    #expect(yaml.status == 0, "\(yaml.stderr)")
+    #expect(yaml.stdout == #"{"a":1,"b":["x","y"]}"# + "\n")
+    let json = try TestSupport.prefs(
+      ["convert", "-", "--from", "json", "--to", "json", "--compact"],
+      input: Data([0xEF, 0xBB, 0xBF] + Self.text("{\"a\":\r\n 1}")))
+    #expect(json.stdout == #"{"a":1}"# + "\n")
+    let xml = try TestSupport.prefs(
+      ["convert", "-", "--to", "json", "--compact"],
+      input: Data(
+        [0xEF, 0xBB, 0xBF]
+          + Self.text("<?xml version=\"1.0\"?>\r\n<plist><dict><key>a</key><integer>1</integer></dict></plist>\r\n")))
+    #expect(xml.stdout == #"{"a":1}"# + "\n", "\(xml.stderr)")
+  }
+
+  @Test func aDirectoryAsInputExits66() throws {
+    let result = try TestSupport.prefs(["convert", NSTemporaryDirectory()])
+    #expect(result.status == 66)
+    #expect(result.stderr == "prefs: error: \(NSTemporaryDirectory()): is a directory\n")
+  }
+
+  @Test func aFIFOIsReadLikeAPipe() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let fifo = folder.appendingPathComponent("fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let writer = Thread {
+      let handle = FileHandle(forWritingAtPath: fifo)
+      handle?.write(Data(#"{"a": 1}"#.utf8))
+      try? handle?.close()
+    }
+    writer.start()
+    let result = try TestSupport.prefs(["convert", fifo, "--to", "json", "--compact"])
+    #expect(result.status == 0)
+    #expect(result.stdout == #"{"a":1}"# + "\n")
+  }
+
+  @Test func anUnreadableFileExits66() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("secret.json")
+    try Data("{}".utf8).write(to: file)
+    try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: file.path)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+    var command = [TestSupport.prefsBinary.path, "convert", file.path]
+    // Root reads anything: drop to nobody where that is possible.
+    if geteuid() == 0 {
+      guard let setpriv = TestSupport.executable(named: "setpriv") else {
+        print("note: running as root without setpriv; skipping the unreadable-file test")
+        return
+      }
+      command = [setpriv.path, "--reuid=65534", "--regid=65534", "--clear-groups"] + command
+    }
+    let result = try TestSupport.run(URL(fileURLWithPath: command[0]), Array(command.dropFirst()))
+    #expect(result.status == 66)
+    #expect(result.stderr == "prefs: error: \(file.path): cannot open: permission denied\n")
+  }
+
+  @Test func aReadErrorExits74() throws {
+    // Reading /proc/self/mem from offset 0 fails with EIO: an I/O error on input.
+    let result = try TestSupport.prefs(["convert", "/proc/self/mem", "--from", "json"])
+    #expect(result.status == 74)
+    #expect(result.stderr.hasPrefix("prefs: error: /proc/self/mem: read failed"))
+  }
+
+  @Test func aFullDiskAsOutputFileExits74() throws {
+    guard FileManager.default.fileExists(atPath: "/dev/full") else {
+      print("note: /dev/full is absent; skipping the full-disk test")
+      return
+    }
+    let result = try TestSupport.prefs(["convert", "-", "--to", "json", "-o", "/dev/full"], input: Data("[1]".utf8))
+    #expect(result.status == 74)
+    #expect(result.stderr == "prefs: error: /dev/full: write failed: No space left on device\n")
+  }
+}
