@@ -93,7 +93,8 @@ struct YAMLParser {
       var isMergeKey = false
       switch event.pointee.type {
       case YAML_SCALAR_EVENT:
-        let keyPosition = stack.last.map { $0.isMapping && $0.key == nil } ?? false
+        // Index, not `stack.last`: that would copy the whole frame for every scalar.
+        let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
         (done, isMergeKey) = try scalar(event, at: at, keyPosition: keyPosition)
         if let anchor = event.pointee.data.scalar.anchor {
           anchors[string(anchor)] = Anchored(node: done, count: 1)
@@ -113,7 +114,7 @@ struct YAMLParser {
 
       case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
         let isMapping = event.pointee.type == YAML_MAPPING_START_EVENT
-        if let top = stack.last, top.isMapping, top.key == nil {
+        if !stack.isEmpty, stack[stack.count - 1].isMapping, stack[stack.count - 1].key == nil {
           throw at.error(
             "complex mapping key (a \(isMapping ? "mapping" : "sequence")): keys must be strings")
         }
@@ -179,9 +180,8 @@ struct YAMLParser {
             hints: ["quote the key"])
         }
       }
-      if frame.dict.contains(key) || frame.droppedKeys.contains(key) {
-        throw at.error("duplicate key '\(key)'")
-      }
+      // Duplicates of kept keys show when the value is added; dropped ones here.
+      if !frame.droppedKeys.isEmpty, frame.droppedKeys.contains(key) { throw at.error("duplicate key '\(key)'") }
       frame.key = .key(key, at)
       return
     }
@@ -191,8 +191,10 @@ struct YAMLParser {
       frame.merges.append(contentsOf: try mergeSources(node, at: at, keyMark: keyMark))
     case .key(let key, let keyMark):
       switch node {
-      case .value(let value): frame.dict.insertNew(key, value)
+      case .value(let value):
+        guard frame.dict.insertNew(key, value) else { throw keyMark.error("duplicate key '\(key)'") }
       case .null:
+        if frame.dict.contains(key) { throw keyMark.error("duplicate key '\(key)'") }
         try dropNull(at: at, what: "the value of '\(key)'", keyMark: keyMark)
         frame.droppedKeys.insert(key)
       }
@@ -248,16 +250,36 @@ struct YAMLParser {
 
   private static let yamlTagPrefix = "tag:yaml.org,2002:"
 
+  /// The tags of the contract, matched on libyaml's C string without making a String.
+  private enum Tag {
+    case nonSpecific, str, int, float, bool, null, timestamp, binary, uid, map, seq
+
+    static let table: [(StaticString, Tag)] = [
+      ("tag:yaml.org,2002:str", .str), ("tag:yaml.org,2002:int", .int), ("tag:yaml.org,2002:float", .float),
+      ("tag:yaml.org,2002:bool", .bool), ("tag:yaml.org,2002:null", .null),
+      ("tag:yaml.org,2002:timestamp", .timestamp), ("tag:yaml.org,2002:binary", .binary), ("!uid", .uid),
+      ("tag:yaml.org,2002:map", .map), ("tag:yaml.org,2002:seq", .seq), ("!", .nonSpecific),
+    ]
+
+    init?(_ tag: UnsafePointer<yaml_char_t>) {
+      for (name, kind) in Self.table
+      where strcmp(
+        UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self),
+        UnsafeRawPointer(tag).assumingMemoryBound(to: CChar.self)) == 0
+      {
+        self = kind
+        return
+      }
+      return nil
+    }
+  }
+
   /// The node a scalar event stands for; `true` with it for a plain `<<` key.
-  private func scalar(_ event: UnsafePointer<yaml_event_t>, at: YAMLMark, keyPosition: Bool) throws
-    -> (Node, Bool)
-  {
+  private func scalar(_ event: UnsafePointer<yaml_event_t>, at: YAMLMark, keyPosition: Bool) throws -> (Node, Bool) {
     let s = event.pointee.data.scalar
     let bytes = UnsafeBufferPointer(start: s.value, count: s.length)
     if let tag = s.tag {
-      return (
-        try tagged(string(tag), bytes, isPlain: s.style == YAML_PLAIN_SCALAR_STYLE, at: at), false
-      )
+      return (try tagged(tag, bytes, at: at), false)
     }
     guard s.style == YAML_PLAIN_SCALAR_STYLE else {
       return (.value(.string(String(decoding: bytes, as: UTF8.self))), false)
@@ -266,69 +288,69 @@ struct YAMLParser {
     case .string: return (.value(.string(String(decoding: bytes, as: UTF8.self))), false)
     case .null: return (.null, false)
     case .scalar(let value): return (.value(value), false)
-    case .merge: return keyPosition ? (.value(.string("<<")), true) : (.value(.string("<<")), false)
+    case .merge: return (.value(.string("<<")), keyPosition)
     case .invalid(let problem):
       throw at.error(
-        "\(problem): \(String(decoding: bytes, as: UTF8.self))",
-        hints: ["quote it to keep it as a string"])
+        "\(problem): \(String(decoding: bytes, as: UTF8.self))", hints: ["quote it to keep it as a string"])
     }
   }
 
   /// A scalar with an explicit tag: only the tags of the contract, and content that fits.
   private func tagged(
-    _ tag: String, _ bytes: UnsafeBufferPointer<UInt8>, isPlain: Bool, at: YAMLMark
-  ) throws -> Node {
-    let text = String(decoding: bytes, as: UTF8.self)
-    let name = Self.shortTag(tag)
-    func unfit(_ what: String) -> PrefsError { at.error("\(name) value '\(text)' is not \(what)") }
-    let reading = YAMLResolver.resolve(bytes, version: options.yamlVersion)
+    _ tagPointer: UnsafeMutablePointer<yaml_char_t>, _ bytes: UnsafeBufferPointer<UInt8>, at: YAMLMark
+  )
+    throws -> Node
+  {
+    guard let tag = Tag(tagPointer) else {
+      throw at.error(
+        "unknown tag \(Self.shortTag(string(tagPointer)))",
+        hints: [
+          "known tags: !!str !!int !!float !!bool !!null !!timestamp !!binary !!map !!seq !uid"
+        ])
+    }
+    func text() -> String { String(decoding: bytes, as: UTF8.self) }
+    func unfit(_ what: String) -> PrefsError {
+      at.error("\(Self.shortTag(string(tagPointer))) value '\(text())' is not \(what)")
+    }
+    func reading() -> YAMLPlainReading { YAMLResolver.resolve(bytes, version: options.yamlVersion) }
     switch tag {
-    case "!", Self.yamlTagPrefix + "str":
-      return .value(.string(text))
-    case Self.yamlTagPrefix + "int":
-      guard case .scalar(let v) = reading, v.kind == .integer else { throw unfit("an integer") }
+    case .nonSpecific, .str:
+      return .value(.string(text()))
+    case .int:
+      guard case .scalar(let v) = reading(), v.kind == .integer else { throw unfit("an integer") }
       return .value(v)
-    case Self.yamlTagPrefix + "float":
-      switch reading {
+    case .float:
+      switch reading() {
       case .scalar(.real(let r)): return .value(.real(r))
       case .scalar(.integer(let n)):
-        return .value(.real(TextForms.parseReal(Substring(text)) ?? Double(n)))
+        return .value(.real(TextForms.parseReal(Substring(text())) ?? Double(n)))
       case .scalar(.unsignedInteger(let n)):
-        return .value(.real(TextForms.parseReal(Substring(text)) ?? Double(n)))
+        return .value(.real(TextForms.parseReal(Substring(text())) ?? Double(n)))
       default: throw unfit("a real")
       }
-    case Self.yamlTagPrefix + "bool":
-      guard case .scalar(.bool(let b)) = reading else { throw unfit("a bool") }
+    case .bool:
+      guard case .scalar(.bool(let b)) = reading() else { throw unfit("a bool") }
       return .value(.bool(b))
-    case Self.yamlTagPrefix + "null":
-      guard reading == .null else { throw unfit("null") }
+    case .null:
+      guard reading() == .null else { throw unfit("null") }
       return .null
-    case Self.yamlTagPrefix + "timestamp":
+    case .timestamp:
       if case .scalar(.date(let d))? = YAMLResolver.timestamp(bytes) { return .value(.date(d)) }
-      if let d = TextForms.parseDate(text.trimmingCharacters(in: .whitespaces)) {
-        return .value(.date(d))
-      }
+      if let d = TextForms.parseDate(text().trimmingCharacters(in: .whitespaces)) { return .value(.date(d)) }
       throw unfit("a timestamp")
-    case Self.yamlTagPrefix + "binary":
-      let compact = String(
-        decoding: bytes.filter { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) },
-        as: UTF8.self)
-      guard let data = Data(base64Encoded: compact) else { throw unfit("base64") }
+    case .binary:
+      // Base64 may be broken over lines.
+      let compact = bytes.filter { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
+      guard let data = Data(base64Encoded: Data(compact)) else { throw unfit("base64") }
       return .value(.data(data))
-    case "!uid":
-      switch reading {
+    case .uid:
+      switch reading() {
       case .scalar(.integer(let n)) where n >= 0: return .value(.uid(UInt64(n)))
       case .scalar(.unsignedInteger(let n)): return .value(.uid(n))
       default: throw unfit("a non-negative integer")
       }
-    case Self.yamlTagPrefix + "map", Self.yamlTagPrefix + "seq":
-      throw at.error("\(name) tag on a scalar")
-    default:
-      throw at.error(
-        "unknown tag \(name)",
-        hints: [
-          "known tags: !!str !!int !!float !!bool !!null !!timestamp !!binary !!map !!seq !uid"
-        ])
+    case .map, .seq:
+      throw at.error("\(Self.shortTag(string(tagPointer))) tag on a scalar")
     }
   }
 

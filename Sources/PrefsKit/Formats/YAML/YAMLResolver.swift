@@ -400,46 +400,33 @@ enum YAMLResolver {
       while i < n, isDigit(text[i]), i - s < 2 { i += 1 }
       return i > s ? s..<i : nil
     }
-    guard let month = oneOrTwoDigits(), i < n, text[i] == UInt8(ascii: "-"),
-      ({
-        i += 1
-        return true
-      }()),
-      let day = oneOrTwoDigits()
-    else { return nil }
-    var normal = String(decoding: text[0..<5], as: UTF8.self)
-    func padded(_ r: Range<Int>) -> String {
-      (r.count == 1 ? "0" : "") + String(decoding: text[r], as: UTF8.self)
-    }
-    normal += padded(month) + "-" + padded(day)
+    guard let month = oneOrTwoDigits(), i < n, text[i] == UInt8(ascii: "-") else { return nil }
+    i += 1
+    guard let day = oneOrTwoDigits() else { return nil }
     if i == n {
       // The date-only form wants two-digit month and day.
       guard month.count == 2, day.count == 2 else { return nil }
-      return date(normal)
+      return date(String(decoding: text, as: UTF8.self))
     }
     // Separator: T, t or [ \t]+.
+    let separator = i
     if text[i] == UInt8(ascii: "T") || text[i] == UInt8(ascii: "t") {
       i += 1
     } else {
-      let s = i
       while i < n, text[i] == 0x20 || text[i] == 0x09 { i += 1 }
-      guard i > s else { return nil }
+      guard i > separator else { return nil }
     }
-    guard let hour = oneOrTwoDigits(), i + 6 <= n, text[i] == UInt8(ascii: ":"),
-      isDigit(text[i + 1]),
-      isDigit(text[i + 2]), text[i + 3] == UInt8(ascii: ":"), isDigit(text[i + 4]),
-      isDigit(text[i + 5])
+    guard let hour = oneOrTwoDigits(), i + 6 <= n, text[i] == UInt8(ascii: ":"), isDigit(text[i + 1]),
+      isDigit(text[i + 2]), text[i + 3] == UInt8(ascii: ":"), isDigit(text[i + 4]), isDigit(text[i + 5])
     else { return nil }
-    normal +=
-      "T" + String(decoding: text[hour], as: UTF8.self)
-      + String(decoding: text[i..<(i + 6)], as: UTF8.self)
+    let minutesAndSeconds = i..<(i + 6)
     i += 6
+    var fraction = i..<i
     if i < n, text[i] == UInt8(ascii: ".") {
       let s = i
       i += 1
       while i < n, isDigit(text[i]) { i += 1 }
-      // PyYAML allows a bare `.`; it adds nothing.
-      if i - s > 1 { normal += String(decoding: text[s..<i], as: UTF8.self) }
+      fraction = s..<i
     }
     let zoneStart = i
     while i < n, text[i] == 0x20 || text[i] == 0x09 { i += 1 }
@@ -457,11 +444,20 @@ enum YAMLResolver {
         return nil
       }
       guard i == n else { return nil }
-      normal += String(decoding: text[zoneStart..<n], as: UTF8.self)
     } else if zoneStart != n {
       // Trailing blanks without a zone do not match.
       return nil
     }
+    // Most timestamps are already in the form parseDate reads; rebuild the others
+    // (one-digit month, day or hour, a `t` or blanks as separator, a bare `.`).
+    if month.count == 2, day.count == 2, hour.count == 2, text[separator] == UInt8(ascii: "T"), fraction.count != 1 {
+      return date(String(decoding: text, as: UTF8.self))
+    }
+    func part(_ r: Range<Int>, width: Int = 0) -> String {
+      String(repeating: "0", count: max(0, width - r.count)) + String(decoding: text[r], as: UTF8.self)
+    }
+    var normal = part(0..<5) + part(month, width: 2) + "-" + part(day, width: 2) + "T" + part(hour, width: 2)
+    normal += part(minutesAndSeconds) + (fraction.count > 1 ? part(fraction) : "") + part(zoneStart..<n)
     return date(normal)
   }
 
@@ -472,31 +468,26 @@ enum YAMLResolver {
 
   // MARK: Quoting (the writer)
 
-  /// Whether a one-line string must be quoted so that it reads back as this string in
-  /// YAML 1.1 (PyYAML) and in YAML 1.2: anything that resolves to another kind in
-  /// either, the YAML 1.1 spec's `y`/`n` and PyYAML's `=`, numbers with `_` in
-  /// YAML 1.2 loaders that allow it, and anything libyaml would not write plain.
-  static func needsQuotes(_ bytes: Bytes) -> Bool {
-    if resolve(bytes, version: .v1_1) != .string || resolve(bytes, version: .v1_2) != .string {
-      return true
-    }
+  /// Whether a one-line string reads as something other than this string in YAML 1.1
+  /// (PyYAML) or YAML 1.2, or might in a loader that goes by the YAML 1.1 spec (`y`,
+  /// `n`, and PyYAML's `=`) or allows `_` in YAML 1.2 numbers. The writer quotes such
+  /// strings (and those libyaml would not write plain: ``YAMLScalarStyle``).
+  static func readsAsOtherKind(_ bytes: Bytes) -> Bool {
+    if resolve(bytes, version: .v1_1) != .string || resolve(bytes, version: .v1_2) != .string { return true }
     if bytes.count == 1 {
       switch bytes[0] {
-      case UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "n"), UInt8(ascii: "N"),
-        UInt8(ascii: "="):
+      case UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "="):
         return true
       default: break
       }
     }
-    if bytes.contains(UInt8(ascii: "_")), let first = bytes.first,
-      isDigit(first) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
-        || first == UInt8(ascii: ".")
+    if let first = bytes.first,
+      isDigit(first) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: "."),
+      bytes.contains(UInt8(ascii: "_"))
     {
       let stripped = bytes.filter { $0 != UInt8(ascii: "_") }
-      if stripped.withUnsafeBufferPointer({ resolve($0, version: .v1_2) }) != .string {
-        return true
-      }
+      if stripped.withUnsafeBufferPointer({ resolve($0, version: .v1_2) }) != .string { return true }
     }
-    return !YAMLScalarStyle.plainAllowed(bytes)
+    return false
   }
 }

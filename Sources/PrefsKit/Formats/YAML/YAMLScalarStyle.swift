@@ -18,12 +18,9 @@ enum YAMLScalarStyle: Equatable {
       if scan.lineBreaks {
         return !isKey && scan.literalAllowed ? .literal : .doubleQuoted
       }
-      return YAMLResolver.needsQuotes(bytes) ? .doubleQuoted : .plain
+      return !scan.plainAllowed || YAMLResolver.readsAsOtherKind(bytes) ? .doubleQuoted : .plain
     }
   }
-
-  /// Whether libyaml writes these bytes as a plain scalar in block context.
-  static func plainAllowed(_ bytes: Bytes) -> Bool { analyze(bytes).plainAllowed }
 
   private struct Analysis {
     var plainAllowed = false
@@ -60,27 +57,33 @@ enum YAMLScalarStyle: Equatable {
     }
     var precededByWhitespace = true
     var i = 0
-    var followedByWhitespace = isBlankOrEnd(s, width(s[0]))
     while i < n {
       let c = s[i]
       let w = width(c)
+      // libyaml's followed_by_whitespace, needed only for ':', '?' and '-'.
+      func followedByWhitespace() -> Bool { isBlankOrEnd(s, i + w) }
       if i == 0 {
         switch c {
-        case UInt8(ascii: "#"), UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "]"),
-          UInt8(ascii: "{"),
-          UInt8(ascii: "}"), UInt8(ascii: "&"), UInt8(ascii: "*"), UInt8(ascii: "!"),
-          UInt8(ascii: "|"),
-          UInt8(ascii: ">"), UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "%"),
-          UInt8(ascii: "@"),
+        case UInt8(ascii: "#"), UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"),
+          UInt8(ascii: "}"), UInt8(ascii: "&"), UInt8(ascii: "*"), UInt8(ascii: "!"), UInt8(ascii: "|"),
+          UInt8(ascii: ">"), UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "%"), UInt8(ascii: "@"),
           UInt8(ascii: "`"):
           blockIndicators = true
         case UInt8(ascii: "?"), UInt8(ascii: ":"), UInt8(ascii: "-"):
-          if followedByWhitespace { blockIndicators = true }
+          if followedByWhitespace() { blockIndicators = true }
         default: break
         }
       } else {
-        if c == UInt8(ascii: ":"), followedByWhitespace { blockIndicators = true }
+        if c == UInt8(ascii: ":"), followedByWhitespace() { blockIndicators = true }
         if c == UInt8(ascii: "#"), precededByWhitespace { blockIndicators = true }
+      }
+      // Printable ASCII other than a space is the common case: no break, no space.
+      if c > 0x20 && c < 0x7F {
+        previousSpace = false
+        previousBreak = false
+        precededByWhitespace = false
+        i += 1
+        continue
       }
       if !isPrintable(s, i) { special = true }
       let isBreak = isBreak(s, i)
@@ -106,7 +109,6 @@ enum YAMLScalarStyle: Equatable {
       }
       precededByWhitespace = c == 0x20 || c == 0x09 || isBreak
       i += w
-      if i < n { followedByWhitespace = isBlankOrEnd(s, i + width(s[i])) }
     }
     result.lineBreaks = lineBreaks
     result.plainAllowed =
