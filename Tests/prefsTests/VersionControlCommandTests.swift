@@ -225,3 +225,73 @@ import Testing
     #expect(!diff.stdout.contains("Binary files"))
   }
 }
+
+/// `prefs edit` with scripted editors.
+@Suite struct EditCommandTests {
+  /// Runs `prefs edit TARGET` with `EDITOR` set to a shell script whose body is `script`
+  /// (`$1` is the file; `$N` counts the editor's runs from 1).
+  func edit(_ target: String, store: URL, script: String) throws -> TestSupport.ProcessResult {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let editor = folder.appendingPathComponent("editor.sh")
+    let counter = folder.appendingPathComponent("count").path
+    let body = "#!/bin/sh\nN=$(( $(cat '\(counter)' 2>/dev/null || echo 0) + 1 )); echo $N > '\(counter)'\n\(script)\n"
+    try Data(body.utf8).write(to: editor)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor.path)
+    return try TestSupport.prefs(["edit", target], store: store, environment: ["EDITOR": editor.path, "VISUAL": ""])
+  }
+
+  @Test func anEditIsWrittenBackInTheOriginalFormat() throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    let file = store.appendingPathComponent("settings.plist").path
+    let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.plist").path
+    _ = try TestSupport.prefs(["convert", sample, "--to", "binary", "-o", file])
+    let result = try edit(file, store: store, script: "sed -i 's/ringtone: Chimes/ringtone: Waves/' \"$1\"")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file)).starts(with: Array("bplist00".utf8)))
+    #expect(try TestSupport.prefs(["read", file, "ringtone"]).stdout == "Waves\n")
+  }
+
+  @Test func aBadEditReopensWithTheErrorOnTop() throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    _ = try TestSupport.prefs(["write", "com.example.app", "a", "-int", "1"], store: store)
+    let seen = store.appendingPathComponent("seen.yaml").path
+    let script = """
+      if [ $N = 1 ]; then echo 'b: [1,' >> "$1"; else cp "$1" '\(seen)'; echo 'a: "2"' > "$1"; fi
+      """
+    let result = try edit("com.example.app", store: store, script: script)
+    #expect(result.status == 0, "\(result.stderr)")
+    let reopened = try String(contentsOfFile: seen, encoding: .utf8)
+    #expect(reopened.hasPrefix("# prefs: error: 3:1: "))
+    #expect(reopened.hasSuffix("\na: 1\nb: [1,\n"), "\(reopened)")
+    #expect(try TestSupport.prefs(["read-type", "com.example.app", "a"], store: store).stdout == "Type is string\n")
+  }
+
+  @Test func anEmptyFileAbortsAndChangesNothing() throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    _ = try TestSupport.prefs(["write", "com.example.app", "a", "1"], store: store)
+    let before = try Data(contentsOf: store.appendingPathComponent("com.example.app.plist"))
+    let result = try edit("com.example.app", store: store, script: ": > \"$1\"")
+    #expect(result.status == 0)
+    #expect(result.stderr == "prefs: edit aborted: the file is empty; nothing was changed\n")
+    #expect(try Data(contentsOf: store.appendingPathComponent("com.example.app.plist")) == before)
+  }
+
+  @Test func aConcurrentChangeIsNeverOverwritten() throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    _ = try TestSupport.prefs(["write", "com.example.app", "a", "1"], store: store)
+    // The "editor" changes the domain behind prefs' back, then edits its own copy.
+    let script = """
+      PREFS_DEFAULTS_DIR='\(store.path)' '\(TestSupport.prefsBinary.path)' write com.example.app other 1
+      echo 'a: 2' > "$1"
+      """
+    let result = try edit("com.example.app", store: store, script: script)
+    #expect(result.status == 75)
+    #expect(result.stderr.hasPrefix("prefs: error: com.example.app: it changed while you were editing"))
+    #expect(try TestSupport.prefs(["read", "com.example.app", "a"], store: store).stdout == "1\n")
+  }
+}
