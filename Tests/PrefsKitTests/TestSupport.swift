@@ -1,7 +1,7 @@
 import Foundation
+@_exported import PrefsTestSupport
 import Testing
 
-@_exported import PrefsTestSupport
 @testable import PrefsKit
 
 extension TestSupport {
@@ -39,4 +39,3 @@ extension TestSupport {
     "emptyDict": .dictionary([:]),
   ])
 }
-

@@ -653,37 +653,13 @@ extension YAMLCodecTests {
 /// Runs Python snippets for cross-checks, and compares their typed output with values.
 enum Python {
   /// `python3` from PATH, or nil with a visible note.
-  static func find() -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for folder in path.split(separator: ":") {
-      let candidate = "\(folder)/python3"
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    print("note: python3 is not on PATH; skipping the PyYAML/ruamel cross-checks")
-    return nil
-  }
+  static func find() -> String? { TestSupport.python()?.path }
 
   /// Runs `script` with `input` on standard input and returns standard output.
   static func run(_ python: String, _ script: String, input: Data) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = ["-c", script]
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    stdin.fileHandleForWriting.write(input)
-    try stdin.fileHandleForWriting.close()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw PrefsError(.io, "python failed: \(String(decoding: err, as: UTF8.self))")
-    }
-    return String(decoding: out, as: UTF8.self)
+    let result = try TestSupport.run(URL(fileURLWithPath: python), ["-c", script], input: input)
+    guard result.status == 0 else { throw PrefsError(.io, "python failed: \(result.stderr)") }
+    return result.stdout
   }
 
   /// Defines `t(v)`: a loaded Python value as `[kind, payload]` JSON, keeping types

@@ -37,7 +37,9 @@ extension TestSupport {
   }
 
   /// Runs `executable` with `arguments` and optional standard input, and waits.
-  public static func run(_ executable: URL, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil)
+  public static func run(
+    _ executable: URL, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil
+  )
     throws -> ProcessResult
   {
     let process = Process()

@@ -69,16 +69,16 @@ extension PrefChange {
   /// The change on one line: `~ path: old -> new`, `+ path: new`, `- path: old`;
   /// a change of type names both types.
   public var line: String {
-    let where_ = path.components.isEmpty ? "(top level)" : path.description
+    let location = path.components.isEmpty ? "(top level)" : path.description
     switch kind {
-    case .added: return "+ \(where_): \(new!.inlineText())"
-    case .removed: return "- \(where_): \(old!.inlineText())"
+    case .added: return "+ \(location): \(new!.inlineText())"
+    case .removed: return "- \(location): \(old!.inlineText())"
     case .changed:
       if changesType {
         return
-          "~ \(where_): \(old!.inlineText()) (\(old!.kind.rawValue)) -> \(new!.inlineText()) (\(new!.kind.rawValue))"
+          "~ \(location): \(old!.inlineText()) (\(old!.kind.rawValue)) -> \(new!.inlineText()) (\(new!.kind.rawValue))"
       }
-      return "~ \(where_): \(old!.inlineText()) -> \(new!.inlineText())"
+      return "~ \(location): \(old!.inlineText()) -> \(new!.inlineText())"
     }
   }
 }

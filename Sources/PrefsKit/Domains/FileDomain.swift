@@ -56,7 +56,7 @@ public struct FileDomain: PreferenceDomain {
       guard case .dictionary(let dict) = value else {
         throw PrefsError(
           .badInput,
-          "the domain holds \(value.kind.rawValue == "array" ? "an" : "a") \(value.kind.rawValue), not a dictionary")
+          "the domain holds \(value.kind.article) \(value.kind.rawValue), not a dictionary")
       }
       return (dict, format, data)
     } catch let error as PrefsError {

@@ -68,7 +68,7 @@ enum Import {
     guard case .dictionary(let input) = value else {
       throw PrefsError(
         .badInput,
-        "a domain is a dictionary, but this file holds \(value.kind.rawValue == "array" ? "an" : "a") \(value.kind.rawValue)",
+        "a domain is a dictionary, but this file holds \(value.kind.article) \(value.kind.rawValue)",
         file: displayName(file))
     }
     let excludes = arguments.excludes()

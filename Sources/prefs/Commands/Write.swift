@@ -39,10 +39,7 @@ enum Write {
         case .array(let existing)?: dict[key] = .array(existing + items)
         case nil: dict[key] = .array(items)
         case let other?:
-          throw PrefsError(
-            .badInput,
-            "'\(key)' is \(other.kind.rawValue == "integer" ? "an" : "a") \(other.kind.rawValue), not an array",
-            file: domain.name)
+          throw wrongKind(key, other, expected: "an array", in: domain)
         }
       case .addEntries(let entries):
         switch dict[key] {
@@ -51,15 +48,19 @@ enum Write {
           dict[key] = .dictionary(existing)
         case nil: dict[key] = .dictionary(entries)
         case let other?:
-          throw PrefsError(
-            .badInput,
-            "'\(key)' is \(other.kind.rawValue == "integer" ? "an" : "a") \(other.kind.rawValue), not a dictionary",
-            file: domain.name)
+          throw wrongKind(key, other, expected: "a dictionary", in: domain)
         }
       }
       contents = dict
     }
     return Console.Status.success
+  }
+
+  static func wrongKind(_ key: String, _ value: PrefValue, expected: String, in domain: any PreferenceDomain)
+    -> PrefsError
+  {
+    PrefsError(
+      .badInput, "'\(key)' is \(value.kind.article) \(value.kind.rawValue), not \(expected)", file: domain.name)
   }
 
   /// What a write does to the key.
