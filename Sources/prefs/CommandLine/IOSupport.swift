@@ -10,6 +10,10 @@ enum Documents {
     let name = displayName(path)
     do {
       let data = try InputFile.read(path)
+      // Large conversions say what they are doing, on a terminal only.
+      let progress = data.count >= ProgressLine.largeInput ? ProgressLine(total: 1) : nil
+      progress?.show("reading \(name) (\(ProgressLine.size(data.count)))…")
+      defer { progress?.clear() }
       let warnings = Warnings()
       let result = try Format.read(
         data, declared: try arguments.inputFormat(), path: path == "-" ? nil : path,
@@ -19,6 +23,12 @@ enum Documents {
     } catch let error as PrefsError {
       throw error.category == .usage ? error : error.inFile(name)
     }
+  }
+
+  /// Whether `path` names a file large enough for a conversion to show progress.
+  static func isLarge(_ path: String) -> Bool {
+    var info = stat()
+    return path != "-" && stat(path, &info) == 0 && Int(info.st_size) >= ProgressLine.largeInput
   }
 
   /// The output format: `--to`, else `-o`'s extension (`.plist` is XML), else YAML.
@@ -34,10 +44,15 @@ enum Documents {
   /// encoding fails: a file is replaced only after the whole document is written,
   /// and stdout receives the document only once it is complete.
   static func write(
-    _ value: PrefValue, format: Format, to path: String?, options: WriteOptions, console: Console
+    _ value: PrefValue, format: Format, to path: String?, options: WriteOptions, console: Console,
+    showProgress: Bool = false
   ) throws {
     let warnings = Warnings()
     let name = path.map(displayName) ?? "<stdout>"
+    // Progress only for files: on standard output it would mix with the document.
+    let progress = showProgress && path != nil && path != "-" ? ProgressLine(total: 1) : nil
+    progress?.show("writing \(name) as \(format.name)…")
+    defer { progress?.clear() }
     do {
       if let path, path != "-" {
         try AtomicFile.write(to: path) { writer in

@@ -1,28 +1,47 @@
 import Foundation
 
-/// Progress of long work on standard error, shown only when it is a terminal.
+/// Progress of long work on standard error, shown only when it is a terminal (and
+/// so never in pipes, logs or tests that capture it).
 final class ProgressLine {
   private let total: Int
-  private let console: Console
   private let enabled: Bool
   private var done = 0
 
-  init(total: Int, console: Console) {
+  /// Progress over `total` items.
+  init(total: Int) {
     self.total = total
-    self.console = console
     enabled = isatty(2) == 1
   }
 
   /// Marks the start of one more item.
   func step(_ label: String) {
     done += 1
-    guard enabled else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K[\(done)/\(total)] \(label)".utf8))
+    show("[\(done)/\(total)] \(label)")
   }
 
   /// Clears the progress line and says what was done.
   func finish(_ summary: String) {
     guard enabled else { return }
     FileHandle.standardError.write(Data("\r\u{1B}[K\(summary)\n".utf8))
+  }
+
+  /// Clears the progress line.
+  func clear() {
+    guard enabled else { return }
+    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+  }
+
+  /// Replaces the progress line with `text`.
+  func show(_ text: String) {
+    guard enabled else { return }
+    FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+  }
+
+  /// Inputs at least this large show what phase a conversion is in.
+  static let largeInput = 4 << 20
+
+  /// `12.3 MB`.
+  static func size(_ bytes: Int) -> String {
+    String(format: "%.1f MB", Double(bytes) / 1_000_000)
   }
 }

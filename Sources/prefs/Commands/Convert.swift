@@ -26,10 +26,11 @@ enum Convert {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let format = try Documents.outputFormat(arguments: arguments)
-    let (value, _) = try Documents.read(arguments.positionals[0], arguments: arguments, console: console)
+    let input = arguments.positionals[0]
+    let (value, _) = try Documents.read(input, arguments: arguments, console: console)
     try Documents.write(
       value, format: format, to: arguments.value(Options.output), options: arguments.writeOptions(),
-      console: console)
+      console: console, showProgress: Documents.isLarge(input))
     return Console.Status.success
   }
 }

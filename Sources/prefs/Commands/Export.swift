@@ -41,7 +41,7 @@ enum Export {
       }
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       let names = try store.domainNames()
-      let progress = ProgressLine(total: names.count, console: console)
+      let progress = ProgressLine(total: names.count)
       for name in names {
         progress.step(name)
         let domain = try store.domain(named: name)

@@ -45,7 +45,7 @@ enum Import {
       }
       let folder = arguments.positionals[0]
       let files = try backupFiles(in: folder)
-      let progress = ProgressLine(total: files.count, console: console)
+      let progress = ProgressLine(total: files.count)
       for (name, file) in files {
         progress.step(name)
         try importFile(file, into: try store.domain(named: name), arguments: arguments, console: console)
