@@ -59,9 +59,11 @@ extension ParsedArguments {
     return options
   }
 
-  /// The writing options: `--sort-keys`, `--plain`, `--compact`.
+  /// The writing options: `--sort-keys`, `--plain`, `--compact`, `--expand-data`.
   func writeOptions() -> WriteOptions {
-    WriteOptions(sortKeys: has(Options.sortKeys), plainJSON: has(Options.plain), compact: has(Options.compact))
+    WriteOptions(
+      sortKeys: has(Options.sortKeys), plainJSON: has(Options.plain), compact: has(Options.compact),
+      expandData: has(Options.expandData))
   }
 }
 
@@ -113,6 +115,10 @@ extension Options {
   static let strict = OptionSpec(
     "strict", long: ["strict"],
     help: "With --schema: refuse (exit 65) any value of the wrong type instead of coercing it.")
+  static let expandData = OptionSpec(
+    "expand-data", long: ["expand-data"],
+    help: "Show data that holds JSON or a binary plist as structure (YAML !json/!plist, JSON $json/$plist); "
+      + "reading turns it back into the same bytes.")
   static let effective = OptionSpec(
     "effective", long: ["effective"],
     help: "With --schema: the values as the app reads them on this platform, fallbacks filled in.")

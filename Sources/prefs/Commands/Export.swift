@@ -19,7 +19,8 @@ enum Export {
       """,
     arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.", optional: true)],
     options: [
-      Options.output, Options.format, all, Options.exclude, Options.plain, Options.compact, Options.schema,
+      Options.output, Options.format, all, Options.exclude, Options.plain, Options.compact, Options.expandData,
+      Options.schema,
       Options.effective, Options.defaultsDir,
     ],
     examples: [
@@ -34,8 +35,8 @@ enum Export {
     let format = try arguments.outputFormat(Options.format) ?? Documents.outputFormat(arguments: arguments)
     let store = arguments.store()
     let excludes = arguments.excludes()
-    let options = WriteOptions(
-      sortKeys: true, plainJSON: arguments.has(Options.plain), compact: arguments.has(Options.compact))
+    var options = arguments.writeOptions()
+    options.sortKeys = true
 
     let schema = try arguments.schema()
     if arguments.has(Options.effective), schema == nil {
