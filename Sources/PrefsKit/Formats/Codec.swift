@@ -33,11 +33,15 @@ public struct WriteOptions: Sendable {
   public var plainJSON = false
   /// One-line JSON.
   public var compact = false
+  /// Show data that holds JSON or a binary plist as structure (``EmbeddedData``):
+  /// under `!json`/`!plist` in YAML, as `{"$json": …}`/`{"$plist": …}` in JSON.
+  public var expandData = false
 
-  public init(sortKeys: Bool = false, plainJSON: Bool = false, compact: Bool = false) {
+  public init(sortKeys: Bool = false, plainJSON: Bool = false, compact: Bool = false, expandData: Bool = false) {
     self.sortKeys = sortKeys
     self.plainJSON = plainJSON
     self.compact = compact
+    self.expandData = expandData
   }
 }
 

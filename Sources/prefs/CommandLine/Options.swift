@@ -1,3 +1,4 @@
+import Foundation
 import PrefsKit
 
 /// The option glossary (DESIGN.md section 7): each option declared once, with the
@@ -58,9 +59,11 @@ extension ParsedArguments {
     return options
   }
 
-  /// The writing options: `--sort-keys`, `--plain`, `--compact`.
+  /// The writing options: `--sort-keys`, `--plain`, `--compact`, `--expand-data`.
   func writeOptions() -> WriteOptions {
-    WriteOptions(sortKeys: has(Options.sortKeys), plainJSON: has(Options.plain), compact: has(Options.compact))
+    WriteOptions(
+      sortKeys: has(Options.sortKeys), plainJSON: has(Options.plain), compact: has(Options.compact),
+      expandData: has(Options.expandData))
   }
 }
 
@@ -103,4 +106,44 @@ extension ParsedArguments {
 
   /// The `--exclude` patterns.
   func excludes() -> [KeyGlob] { all(Options.exclude).map(KeyGlob.init) }
+}
+
+extension Options {
+  static let schema = OptionSpec(
+    "schema", long: ["schema"], value: "SCHEMA",
+    help: "A schema file (YAML or JSON) or a built-in schema (\(Schema.builtInNames.joined(separator: ", "))).")
+  static let strict = OptionSpec(
+    "strict", long: ["strict"],
+    help: "With --schema: refuse (exit 65) any value of the wrong type instead of coercing it.")
+  static let expandData = OptionSpec(
+    "expand-data", long: ["expand-data"],
+    help: "Show data that holds JSON or a binary plist as structure (YAML !json/!plist, JSON $json/$plist); "
+      + "reading turns it back into the same bytes.")
+  static let effective = OptionSpec(
+    "effective", long: ["effective"],
+    help: "With --schema: the values as the app reads them on this platform, fallbacks filled in.")
+}
+
+extension ParsedArguments {
+  /// `--schema`: a built-in name, else a file (YAML, JSON or any format of the table).
+  func schema() throws -> Schema? {
+    guard let argument = value(Options.schema) else { return nil }
+    if !DomainName.isPath(argument) {
+      guard let schema = Schema.builtIn(argument) else {
+        throw PrefsError(
+          .usage, "unknown schema '\(argument)'",
+          hints: [
+            "built-in schemas: \(Schema.builtInNames.joined(separator: ", ")); a schema file needs a '/' or an extension"
+          ])
+      }
+      return schema
+    }
+    let data: Data
+    do {
+      data = try InputFile.read(argument)
+    } catch let error as PrefsError {
+      throw error.inFile(displayName(argument))
+    }
+    return try Schema.read(data, path: argument == "-" ? nil : argument)
+  }
 }

@@ -14,13 +14,14 @@ enum Convert {
     arguments: [ArgumentSpec(name: "IN", help: "The input file, or - for standard input.")],
     options: [
       Options.output, Options.from, Options.to, Options.sortKeys, Options.plain, Options.compact,
-      Options.dropNulls, Options.yamlVersion,
+      Options.expandData, Options.dropNulls, Options.yamlVersion,
     ],
     examples: [
       ("prefs convert Samples/UserSettings.plist", "Show a plist as YAML."),
       ("prefs convert Samples/UserSettings.yaml -o settings.plist", "YAML to an XML plist."),
       ("prefs convert settings.plist --to binary -o settings.bplist", "XML to a binary plist."),
       ("prefs convert Samples/UserSettings.plist --to json --plain", "Ordinary JSON for other tools."),
+      ("prefs convert Samples/Items.plist --expand-data", "Show the JSON items blob as YAML structure."),
     ],
     run: run)
 

@@ -12,16 +12,22 @@ enum Export {
     discussion: """
       Keys are sorted by code point, so the same settings always give the same \
       bytes: good for version control. A DOMAIN that contains '/' or ends in a \
-      format's extension is a file.
+      format's extension is a file. With --schema, what the app would discard is \
+      reported on standard error; with --effective as well, the output holds the \
+      values as the app reads them, fallbacks filled in (a missing domain reads \
+      as empty, as it does for the app).
       """,
     arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.", optional: true)],
     options: [
-      Options.output, Options.format, all, Options.exclude, Options.plain, Options.compact, Options.defaultsDir,
+      Options.output, Options.format, all, Options.exclude, Options.plain, Options.compact, Options.expandData,
+      Options.schema,
+      Options.effective, Options.defaultsDir,
     ],
     examples: [
       ("prefs export com.example.app", "Show a domain as YAML."),
       ("prefs export com.example.app --format json -o app.json", "Save it as JSON."),
       ("prefs export --all -o backup/ --exclude 'SULast*'", "Back up every domain, one YAML file each."),
+      ("prefs export com.example.app --schema user-settings --effective", "What the tutorial's app reads."),
     ],
     run: run)
 
@@ -29,10 +35,17 @@ enum Export {
     let format = try arguments.outputFormat(Options.format) ?? Documents.outputFormat(arguments: arguments)
     let store = arguments.store()
     let excludes = arguments.excludes()
-    let options = WriteOptions(
-      sortKeys: true, plainJSON: arguments.has(Options.plain), compact: arguments.has(Options.compact))
+    var options = arguments.writeOptions()
+    options.sortKeys = true
 
+    let schema = try arguments.schema()
+    if arguments.has(Options.effective), schema == nil {
+      throw ArgumentParser.usageError("--effective needs --schema, which says what the app reads", spec)
+    }
     if arguments.has(all) {
+      guard schema == nil else {
+        throw ArgumentParser.usageError("--schema describes one app's domain; give one DOMAIN instead of --all", spec)
+      }
       guard arguments.positionals.isEmpty else {
         throw ArgumentParser.usageError("--all exports every domain; give no DOMAIN", spec)
       }
@@ -59,7 +72,16 @@ enum Export {
       throw ArgumentParser.usageError("missing argument DOMAIN", spec)
     }
     let domain = try resolveDomain(argument, in: store)
-    guard let contents = try domain.read(options: ReadOptions()) else { throw missingDomain(domain) }
+    let effective = arguments.has(Options.effective)
+    guard var contents = try domain.read(options: ReadOptions()) ?? (effective ? PrefDictionary() : nil) else {
+      throw missingDomain(domain)
+    }
+    if let schema {
+      for finding in schema.check(contents) {
+        console.err("prefs: \(finding.isError ? "error" : "warning"): \(domain.name): \(finding)")
+      }
+      if effective { contents = schema.effective(contents) }
+    }
     try Documents.write(
       PrefValue.dictionary(contents).excluding(excludes), format: format, to: arguments.value(Options.output),
       options: options, console: console)

@@ -19,21 +19,25 @@ enum Import {
       input's top-level keys are added to it. Keys matching --exclude are neither \
       imported nor removed. The domain file is written to a temporary file, synced \
       and renamed into place under a lock; one that does not parse is left alone \
-      unless --force.
+      unless --force. With --schema, a value of the wrong type is coerced by the \
+      documented rules (each coercion is reported on standard error) and nothing \
+      is imported when a value would still be discarded by the app; --strict \
+      refuses every value of the wrong type instead (exit 65).
       """,
     arguments: [
       ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
       ArgumentSpec(name: "IN", help: "The input file (default: - for standard input).", optional: true),
     ],
     options: [
-      merge, dryRun, all, Options.exclude, Options.force, Options.from, Options.dropNulls, Options.yamlVersion,
-      Options.defaultsDir,
+      merge, dryRun, all, Options.exclude, Options.schema, Options.strict, Options.force, Options.from,
+      Options.dropNulls, Options.yamlVersion, Options.defaultsDir,
     ],
     examples: [
       ("prefs import com.example.app settings.yaml", "Replace a domain with a YAML file."),
       ("prefs import com.example.app extra.json --merge", "Add some keys."),
       ("prefs import com.example.app settings.yaml --dry-run", "See what an import would change."),
       ("prefs import --all backup/", "Restore every domain of a backup made with export --all."),
+      ("prefs import com.example.app old.yaml --schema user-settings", "Store it as the app reads it, coercing."),
     ],
     run: run)
 
@@ -72,7 +76,11 @@ enum Import {
         file: displayName(file))
     }
     let excludes = arguments.excludes()
-    let incoming = PrefValue.dictionary(input).excluding(excludes).dictionaryValue ?? PrefDictionary()
+    var incoming = PrefValue.dictionary(input).excluding(excludes).dictionaryValue ?? PrefDictionary()
+    if let schema = try arguments.schema() {
+      incoming = try fit(
+        incoming, to: schema, file: displayName(file), strict: arguments.has(Options.strict), console: console)
+    }
     let dryRun = arguments.has(Import.dryRun)
     let (before, after) = try domain.modify(
       force: arguments.has(Options.force), dryRun: dryRun, options: try arguments.readOptions()
@@ -92,6 +100,32 @@ enum Import {
         from: .dictionary(before ?? PrefDictionary()), to: .dictionary(after ?? PrefDictionary()))
       console.out(Diff.colorize(changes.map { $0.line + "\n" }.joined(), unified: false))
     }
+  }
+
+  /// `input` with the schema's coercions, each reported; refuses (exit 65, nothing
+  /// imported) when a value would still be discarded by the app, or under `strict`
+  /// when any value has the wrong type.
+  static func fit(_ input: PrefDictionary, to schema: Schema, file: String, strict: Bool, console: Console) throws
+    -> PrefDictionary
+  {
+    let (coerced, coercions, remaining) = schema.coerce(input)
+    let refusals = strict ? schema.check(input).filter(\.isError) : remaining.filter(\.isError)
+    if !strict {
+      for coercion in coercions { console.err("prefs: warning: \(file): \(coercion)") }
+    }
+    for finding in remaining where !finding.isError { console.err("prefs: warning: \(file): \(finding)") }
+    for finding in refusals { console.err("prefs: error: \(file): \(finding)") }
+    guard refusals.isEmpty else {
+      let count = refusals.count == 1 ? "1 value does" : "\(refusals.count) values do"
+      throw PrefsError(
+        .badInput, "nothing imported: \(count) not fit the schema", file: file,
+        hints: [
+          strict
+            ? "without --strict, values a documented rule can convert are coerced (prefs(1), COERCION)"
+            : "fix the values, or import without --schema to store them as they are"
+        ])
+    }
+    return coerced
   }
 
   /// The files of a backup folder with a known extension, keyed by domain name.

@@ -4,11 +4,14 @@
 //   probe read SUITE    prints each key as KEY<TAB>KIND<TAB>VALUE, then the
 //                       tutorial's typed reads with their fallbacks
 //   probe write SUITE   stores one value of every kind and synchronizes
+//   probe casts SUITE   prints each key as KEY then, TAB-separated, what
+//                       `object(forKey:) as? T` gives for Bool, String, Int,
+//                       Double, Date, Data, [Any] and [String: Any] (nil: fails)
 import Foundation
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let defaults = UserDefaults(suiteName: arguments[2]) else {
-  FileHandle.standardError.write(Data("usage: probe read|write SUITE\n".utf8))
+  FileHandle.standardError.write(Data("usage: probe read|write|casts SUITE\n".utf8))
   exit(64)
 }
 let suite = arguments[2]
@@ -52,6 +55,18 @@ case "write":
   defaults.set(["a", "b"], forKey: "list")
   defaults.set(["nested": 1], forKey: "table")
   guard defaults.synchronize() else { exit(74) }
+case "casts":
+  func text(_ value: Any?) -> String { value.map { "\($0)" } ?? "nil" }
+  for key in (defaults.persistentDomain(forName: suite) ?? [:]).keys.sorted() {
+    let object = defaults.object(forKey: key)
+    let casts = [
+      text(object as? Bool), text(object as? String), text(object as? Int), text(object as? Double),
+      text((object as? Date)?.timeIntervalSinceReferenceDate),
+      text((object as? Data)?.map { String(format: "%02x", $0) }.joined()),
+      text((object as? [Any]).map { "\($0.count) items" }), text((object as? [String: Any]).map { "\($0.count) keys" }),
+    ]
+    print(([key] + casts).joined(separator: "\t"))
+  }
 default:
   exit(64)
 }

@@ -3,7 +3,9 @@ import Foundation
 /// JSON, read and written straight to and from ``PrefValue``.
 ///
 /// What plain JSON cannot hold travels as a one-key object: `{"$date": "…"}`,
-/// `{"$data": "<base64>"}`, `{"$real": "inf"}`, `{"$uid": 5}`. A real dictionary
+/// `{"$data": "<base64>"}`, `{"$real": "inf"}`, `{"$uid": 5}`, and with
+/// ``WriteOptions/expandData`` data holding JSON or a binary plist as
+/// `{"$json": […]}` / `{"$plist": {…}}` (``EmbeddedData``). A real dictionary
 /// that looks like one of these is written as `{"$dict": {…}}` so that it reads back
 /// as a dictionary. With ``WriteOptions/plainJSON`` the writer emits ordinary JSON
 /// instead (dates as ISO 8601 strings, data as base64, a uid as its integer) and
@@ -12,7 +14,7 @@ public struct JSONCodec: FormatCodec {
   public init() {}
 
   /// The keys of the typed one-key objects, including the escape for look-alikes.
-  static let typedKeys: Set<String> = ["$date", "$data", "$real", "$uid", "$dict"]
+  static let typedKeys: Set<String> = ["$date", "$data", "$real", "$uid", "$json", "$plist", "$dict"]
 
   public func read(_ data: Data, options: ReadOptions, warnings: Warnings) throws -> PrefValue {
     try data.withUnsafeBytes { raw in

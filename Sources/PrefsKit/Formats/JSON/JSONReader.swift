@@ -203,6 +203,12 @@ struct JSONReader {
     case ("$uid", .integer(let n)) where n >= 0: return .uid(UInt64(n))
     case ("$uid", .unsignedInteger(let n)): return .uid(n)
     case ("$dict", .dictionary(let dict)): return .dictionary(literal ?? dict)
+    case ("$json", .array), ("$json", .dictionary), ("$plist", .array), ("$plist", .dictionary):
+      do {
+        return .data(try EmbeddedData.bytes(value, kind: key == "$json" ? .json : .plist))
+      } catch let failure as PrefsError {
+        throw error("\"\(key)\" value cannot be encoded: \(failure.message)", at: position)
+      }
     default:
       throw error("\"\(key)\" cannot hold \(value.kind.rawValue) \(shortText(value))", at: position)
     }

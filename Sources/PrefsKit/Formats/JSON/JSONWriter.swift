@@ -3,7 +3,7 @@ import Foundation
 /// Writes a ``PrefValue`` as JSON, streaming into a ``ByteWriter``.
 struct JSONWriter {
   let out: ByteWriter
-  let options: WriteOptions
+  var options: WriteOptions
   /// The path to the value being written, for error messages.
   var path: [KeyPath.Component] = []
 
@@ -32,6 +32,15 @@ struct JSONWriter {
       let text = TextForms.date(d)
       if options.plainJSON { try writeString(text) } else { try typed("$date", string: text) }
     case .data(let d):
+      if options.expandData, !options.plainJSON, let (kind, embedded) = EmbeddedData.expand(d) {
+        // The embedded keys keep their order: the bytes depend on it.
+        let sortKeys = options.sortKeys
+        options.sortKeys = false
+        defer { options.sortKeys = sortKeys }
+        try openTyped(kind.jsonKey)
+        try write(embedded, indent: indent)
+        return try out.write(UInt8(ascii: "}"))
+      }
       let text = d.base64EncodedString()
       if options.plainJSON { try writeString(text) } else { try typed("$data", string: text) }
     case .uid(let n):

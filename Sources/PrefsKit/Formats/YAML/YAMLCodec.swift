@@ -31,7 +31,7 @@ public struct YAMLCodec: FormatCodec {
   public func write(
     _ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings
   ) throws {
-    let emitter = try YAMLEmitter(writer: writer, sortKeys: options.sortKeys)
+    let emitter = try YAMLEmitter(writer: writer, sortKeys: options.sortKeys, expandData: options.expandData)
     try emitter.document(value)
   }
 }

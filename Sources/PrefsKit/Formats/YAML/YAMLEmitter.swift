@@ -15,8 +15,13 @@ final class YAMLEmitter {
   private let emitter: UnsafeMutablePointer<yaml_emitter_t>
   private let sink: Sink
   private let sortKeys: Bool
+  /// Show data holding JSON or a binary plist as a tagged collection (``EmbeddedData``).
+  private let expandData: Bool
+  /// How deep inside such a collection the emitter is: its keys keep their order,
+  /// which the bytes depend on.
+  private var embeddedDepth = 0
 
-  init(writer: ByteWriter, sortKeys: Bool) throws {
+  init(writer: ByteWriter, sortKeys: Bool, expandData: Bool = false) throws {
     emitter = .allocate(capacity: 1)
     guard yaml_emitter_initialize(emitter) == 1 else {
       emitter.deallocate()
@@ -24,6 +29,7 @@ final class YAMLEmitter {
     }
     sink = Sink(writer)
     self.sortKeys = sortKeys
+    self.expandData = expandData
     yaml_emitter_set_output(
       emitter,
       { context, buffer, size in
@@ -70,7 +76,7 @@ final class YAMLEmitter {
   private static let binaryTag: StaticString = "tag:yaml.org,2002:binary"
   private static let uidTag: StaticString = "!uid"
 
-  private func node(_ value: PrefValue) throws {
+  private func node(_ value: PrefValue, tag: StaticString? = nil) throws {
     switch value {
     case .string(let s):
       try string(s, isKey: false)
@@ -93,6 +99,11 @@ final class YAMLEmitter {
       }
       try scalar(text, tag: Self.timestampTag, style: YAML_PLAIN_SCALAR_STYLE)
     case .data(let d):
+      if expandData, let (kind, embedded) = EmbeddedData.expand(d) {
+        embeddedDepth += 1
+        defer { embeddedDepth -= 1 }
+        return try node(embedded, tag: kind.yamlTag)
+      }
       if d.isEmpty {
         try scalar("", tag: Self.binaryTag, style: YAML_DOUBLE_QUOTED_SCALAR_STYLE)
       } else if d.count <= 57 {
@@ -108,7 +119,7 @@ final class YAMLEmitter {
     case .array(let items):
       var event = yaml_event_t()
       let style = items.isEmpty ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE
-      yaml_sequence_start_event_initialize(&event, nil, nil, 1, style)
+      yaml_sequence_start_event_initialize(&event, nil, tag?.utf8Start, tag == nil ? 1 : 0, style)
       try emit(&event)
       for item in items { try node(item) }
       yaml_sequence_end_event_initialize(&event)
@@ -116,9 +127,9 @@ final class YAMLEmitter {
     case .dictionary(let dict):
       var event = yaml_event_t()
       let style = dict.isEmpty ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE
-      yaml_mapping_start_event_initialize(&event, nil, nil, 1, style)
+      yaml_mapping_start_event_initialize(&event, nil, tag?.utf8Start, tag == nil ? 1 : 0, style)
       try emit(&event)
-      if sortKeys {
+      if sortKeys, embeddedDepth == 0 {
         for (key, item) in dict.sorted(by: {
           $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars)
         }) {

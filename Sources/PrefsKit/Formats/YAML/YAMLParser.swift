@@ -38,6 +38,8 @@ struct YAMLParser {
     var key: PendingKey? = nil
     /// Keys whose null value was dropped: a later copy is still a duplicate.
     var droppedKeys: Set<String> = []
+    /// `!json`/`!plist`: the collection stands for the data it encodes to.
+    var embedded: EmbeddedData.Kind? = nil
   }
 
   private enum PendingKey {
@@ -126,8 +128,8 @@ struct YAMLParser {
         let anchor =
           isMapping
           ? event.pointee.data.mapping_start.anchor : event.pointee.data.sequence_start.anchor
-        if let tag { try checkCollectionTag(string(tag), isMapping: isMapping, at: at) }
-        stack.append(Frame(isMapping: isMapping, start: at, anchor: anchor.map(string)))
+        let embedded = try tag.flatMap { try checkCollectionTag(string($0), isMapping: isMapping, at: at) }
+        stack.append(Frame(isMapping: isMapping, start: at, anchor: anchor.map(string), embedded: embedded))
         continue
 
       case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
@@ -137,6 +139,13 @@ struct YAMLParser {
           done = .value(.dictionary(frame.merges.isEmpty ? frame.dict : merged(frame)))
         } else {
           done = .value(.array(frame.items))
+        }
+        if let kind = frame.embedded, case .value(let value) = done {
+          do {
+            done = .value(.data(try EmbeddedData.bytes(value, kind: kind)))
+          } catch let error as PrefsError {
+            throw frame.start.error("\(kind.yamlTag) value cannot be encoded: \(error.message)")
+          }
         }
         if let anchor = frame.anchor { anchors[anchor] = Anchored(node: done, count: count) }
         if stack.isEmpty { return (done, frame.start) }
@@ -354,11 +363,13 @@ struct YAMLParser {
     }
   }
 
-  private func checkCollectionTag(_ tag: String, isMapping: Bool, at: YAMLMark) throws {
+  /// Checks a collection's tag; `!json` and `!plist` give the kind of data it stands for.
+  private func checkCollectionTag(_ tag: String, isMapping: Bool, at: YAMLMark) throws -> EmbeddedData.Kind? {
+    if let kind = EmbeddedData.Kind(yamlTag: tag) { return kind }
     switch tag {
-    case "!": return
+    case "!": return nil
     case Self.yamlTagPrefix + "map" where isMapping, Self.yamlTagPrefix + "seq" where !isMapping:
-      return
+      return nil
     case Self.yamlTagPrefix + "map", Self.yamlTagPrefix + "seq":
       throw at.error("\(Self.shortTag(tag)) tag on a \(isMapping ? "mapping" : "sequence")")
     default:

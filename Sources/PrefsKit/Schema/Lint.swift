@@ -1,0 +1,100 @@
+import Foundation
+
+/// One thing `prefs lint` reports: a syntax error, a plain YAML scalar that YAML 1.1
+/// and 1.2 read differently, or a schema finding.
+public struct LintFinding: Sendable, Equatable, CustomStringConvertible {
+  /// Errors make `lint` exit 1; warnings alone do not.
+  public enum Severity: String, Sendable {
+    case error, warning
+  }
+
+  public var severity: Severity
+  /// The file (or domain file) the finding is in.
+  public var file: String
+  /// Where in the file, for syntax errors and YAML ambiguities.
+  public var position: SourcePosition?
+  /// The key path, for schema findings.
+  public var keyPath: KeyPath?
+  public var message: String
+  /// Extra lines that help fix it.
+  public var hints: [String]
+
+  public init(
+    _ severity: Severity, file: String, position: SourcePosition? = nil, keyPath: KeyPath? = nil, message: String,
+    hints: [String] = []
+  ) {
+    self.severity = severity
+    self.file = file
+    self.position = position
+    self.keyPath = keyPath
+    self.message = message
+    self.hints = hints
+  }
+
+  /// `FILE:LINE:COL: message`, `FILE: at byte N: message`, `FILE: keypath: message`
+  /// or `FILE: message`.
+  public var description: String {
+    if let keyPath {
+      return "\(file): \(keyPath.components.isEmpty ? "the top level" : keyPath.description): \(message)"
+    }
+    return PrefsError(.badInput, message, file: file, position: position).description
+  }
+}
+
+/// `prefs lint`: checks one document and returns what it finds; prints nothing.
+public enum Lint {
+  /// The findings for `data`, named `file` in them: the first syntax error of any
+  /// format (with its position, and then nothing else); every plain YAML scalar that
+  /// YAML 1.1 and 1.2 read differently; and with `schema`, the schema's findings.
+  public static func check(
+    _ data: Data, file: String, path: String? = nil, declared: Format? = nil, options: ReadOptions = ReadOptions(),
+    schema: Schema? = nil
+  ) -> [LintFinding] {
+    let warnings = Warnings()
+    let value: PrefValue
+    let format: Format
+    do {
+      (value, format) = try Format.read(data, declared: declared, path: path, options: options, warnings: warnings)
+    } catch let error as PrefsError {
+      return [LintFinding(.error, file: file, position: error.position, message: error.message, hints: error.hints)]
+    } catch {
+      return [LintFinding(.error, file: file, message: "\(error)")]
+    }
+    var findings = warnings.all.map { LintFinding(.warning, file: file, position: $0.position, message: $0.message) }
+    if format == .yaml, let ambiguities = try? YAMLCodec.ambiguities(in: data) {
+      findings += ambiguities.map {
+        LintFinding(.warning, file: file, position: $0.position, message: message(for: $0))
+      }
+    }
+    if let schema {
+      guard case .dictionary(let contents) = value else {
+        findings.append(
+          LintFinding(
+            .error, file: file, keyPath: KeyPath(),
+            message: "a domain is a dictionary, but this holds \(value.kind.article) \(value.kind.rawValue)"))
+        return findings
+      }
+      findings += schema.check(contents).map {
+        LintFinding($0.isError ? .error : .warning, file: file, keyPath: $0.path, message: $0.message)
+      }
+    }
+    return findings
+  }
+
+  /// `'off' is a string in YAML 1.2 but bool false in YAML 1.1 (PyYAML); quote it, or write false`.
+  static func message(for ambiguity: YAMLAmbiguity) -> String {
+    func value(_ summary: String) -> String? {
+      let parts = summary.split(separator: " ", maxSplits: 1)
+      // `error (…)` names a problem, not a value to write.
+      return parts.count == 2 && !parts[1].hasPrefix("(") ? String(parts[1]) : nil
+    }
+    let old = ambiguity.yaml11
+    let new = ambiguity.yaml12
+    let text =
+      "'\(ambiguity.text)' is \(new == "string" ? "a string" : new) in YAML 1.2 but "
+      + "\(old == "string" ? "a string" : old) in YAML 1.1 (PyYAML)"
+    let choices = [value(new), value(old)].compactMap { $0 }
+    if choices.isEmpty { return text + "; quote it" }
+    return text + "; quote it, or write " + choices.joined(separator: " or ")
+  }
+}

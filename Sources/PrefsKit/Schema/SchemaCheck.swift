@@ -1,0 +1,124 @@
+import Foundation
+
+/// One problem `lint --schema` finds in a domain: a key the app will silently read
+/// as its fallback, a value outside the allowed ones, or a key the app never reads.
+public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
+  /// What was found.
+  public enum Problem: Sendable, Equatable {
+    /// The stored value does not cast to the schema's type on some platform, so
+    /// the app reads its fallback (nil when the schema gives none) there.
+    case typeMismatch(stored: PrefValue, type: ValueText.TypeName, fallback: PrefValue?)
+    /// The value is not one of the schema's `values`.
+    case notAllowed(PrefValue, allowed: [PrefValue])
+    /// The schema does not list this key; `suggestion` is a listed key it may be a typo of.
+    case unknownKey(suggestion: String?)
+  }
+
+  public var path: KeyPath
+  public var problem: Problem
+
+  public init(path: KeyPath, problem: Problem) {
+    self.path = path
+    self.problem = problem
+  }
+
+  /// Errors are values the app discards or does not expect; unknown keys are warnings.
+  public var isError: Bool {
+    if case .unknownKey = problem { return false }
+    return true
+  }
+
+  /// The message, without the key path: `stored as string "false"; the app reads true (fallback)`.
+  public var message: String {
+    switch problem {
+    case .typeMismatch(let stored, let type, let fallback):
+      func reading(_ cast: PrefValue?) -> String {
+        if let cast { return cast.literal }
+        return fallback.map { "\($0.literal) (fallback)" } ?? "nil (the schema gives no fallback)"
+      }
+      let linux = TypedRead.read(stored, as: type, on: .linux)
+      let macOS = TypedRead.read(stored, as: type, on: .macOS)
+      if linux == macOS { return "stored as \(stored.summary); the app reads \(reading(linux))" }
+      return
+        "stored as \(stored.summary); on Linux the app reads \(reading(linux)); on macOS it reads \(reading(macOS))"
+    case .notAllowed(let value, let allowed):
+      return "\(value.literal) is not one of \(allowed.map(\.literal).joined(separator: ", "))"
+    case .unknownKey(let suggestion):
+      return "not in the schema; the app does not read it" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+    }
+  }
+
+  public var description: String { "\(path): \(message)" }
+}
+
+extension Schema {
+  /// The findings for a domain's contents, in schema order then domain order.
+  public func check(_ contents: PrefDictionary, at path: KeyPath = KeyPath()) -> [SchemaFinding] {
+    var findings: [SchemaFinding] = []
+    for key in keys {
+      let keyPath = path.appending(key: key.name)
+      guard let stored = contents[key.name] else { continue }
+      findings += key.check(stored, at: keyPath)
+    }
+    for name in contents.keys where self.key(name) == nil {
+      findings.append(
+        SchemaFinding(
+          path: path.appending(key: name),
+          problem: .unknownKey(suggestion: Suggestions.closest(to: name, among: keys.map(\.name)))))
+    }
+    return findings
+  }
+}
+
+extension SchemaKey {
+  /// What the app reads for `stored` on `platform`: the cast value, else the fallback.
+  public func appReads(_ stored: PrefValue?, on platform: Platform) -> PrefValue? {
+    TypedRead.read(stored, as: type, on: platform) ?? defaultValue
+  }
+
+  /// The findings for the value stored under this key.
+  func check(_ stored: PrefValue, at path: KeyPath) -> [SchemaFinding] {
+    if Platform.allCases.contains(where: { TypedRead.read(stored, as: type, on: $0) == nil }) {
+      return [
+        SchemaFinding(
+          path: path,
+          problem: .typeMismatch(stored: stored, type: type, fallback: defaultValue))
+      ]
+    }
+    if let values, !values.contains(stored) {
+      return [SchemaFinding(path: path, problem: .notAllowed(stored, allowed: values))]
+    }
+    if let keys, case .dictionary(let nested) = stored {
+      return keys.check(nested, at: path)
+    }
+    return []
+  }
+}
+
+extension PrefValue {
+  /// The kind and a short form of the value, for messages: `string "false"`,
+  /// `integer 1`, `data (3 bytes)`.
+  public var summary: String {
+    switch self {
+    case .string, .integer, .unsignedInteger, .real, .bool, .date, .uid: "\(kind.rawValue) \(literal)"
+    case .data(let d): "data (\(d.count) byte\(d.count == 1 ? "" : "s"))"
+    case .array(let items): "array (\(items.count) item\(items.count == 1 ? "" : "s"))"
+    case .dictionary(let dict): "dictionary (\(dict.count) key\(dict.count == 1 ? "" : "s"))"
+    }
+  }
+
+  /// The value as a message shows it: `"Chimes"`, `true`, `42`, `1.5`, a date in ISO 8601.
+  public var literal: String {
+    switch self {
+    case .string(let s):
+      let short = s.count > 40 ? s.prefix(40) + "…" : Substring(s)
+      return "\""
+        + short.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        .replacingOccurrences(of: "\n", with: "\\n") + "\""
+    case .real(let r): return YAMLResolver.realText(r)
+    case .bool(let b): return b ? "true" : "false"
+    case .data, .array, .dictionary: return summary
+    case .integer, .unsignedInteger, .date, .uid: return ValueText.raw(self) ?? ""
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Observation
+
+/// The settings form of the tutorial, working on Linux: three keys read with
+/// typed casts and fallbacks, saved to `UserDefaults` on every change, and
+/// observable with the Observation framework.
+///
+/// Each key reads as `defaults.object(forKey:) as? T ?? fallback`, so a value of
+/// another type reads as the fallback (see ``TypedRead`` for what "another type"
+/// means on each platform, and `Schema.userSettings` for the same keys as a schema).
+///
+/// The conformance to `Observable` is written out as the `@Observable` macro would
+/// expand it: the macro's expansion names `KeyPath`, which in this module is
+/// PrefsKit's own type.
+public final class UserSettings: Observable {
+  /// The keys, as stored in the domain.
+  public enum Key {
+    public static let username = "username"
+    public static let isAccountPrivate = "isAccountPrivate"
+    public static let ringtone = "ringtone"
+  }
+
+  /// The ringtones the form offers.
+  public static let ringtones = ["Chimes", "Signal", "Waves"]
+  /// What `username` reads as when it is missing or holds another type.
+  public static let defaultUsername = ""
+  /// What `isAccountPrivate` reads as when it is missing or holds another type.
+  public static let defaultIsAccountPrivate = true
+  /// What `ringtone` reads as when it is missing or holds another type.
+  public static let defaultRingtone = "Chimes"
+
+  private let defaults: UserDefaults
+  private let registrar = ObservationRegistrar()
+  private var storedUsername: String
+  private var storedIsAccountPrivate: Bool
+  private var storedRingtone: String
+
+  /// The account name; saved on every change.
+  public var username: String {
+    get {
+      registrar.access(self, keyPath: \.username)
+      return storedUsername
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.username) { storedUsername = newValue }
+      defaults.set(newValue, forKey: Key.username)
+    }
+  }
+
+  /// Whether only approved followers see the account; saved on every change.
+  public var isAccountPrivate: Bool {
+    get {
+      registrar.access(self, keyPath: \.isAccountPrivate)
+      return storedIsAccountPrivate
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.isAccountPrivate) { storedIsAccountPrivate = newValue }
+      defaults.set(newValue, forKey: Key.isAccountPrivate)
+    }
+  }
+
+  /// One of ``ringtones``; saved on every change.
+  public var ringtone: String {
+    get {
+      registrar.access(self, keyPath: \.ringtone)
+      return storedRingtone
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.ringtone) { storedRingtone = newValue }
+      defaults.set(newValue, forKey: Key.ringtone)
+    }
+  }
+
+  /// The settings kept in `defaults`, read as the tutorial's app reads them.
+  public init(defaults: UserDefaults = .standard) {
+    self.defaults = defaults
+    storedUsername = defaults.object(forKey: Key.username) as? String ?? Self.defaultUsername
+    storedIsAccountPrivate =
+      defaults.object(forKey: Key.isAccountPrivate) as? Bool ?? Self.defaultIsAccountPrivate
+    storedRingtone = defaults.object(forKey: Key.ringtone) as? String ?? Self.defaultRingtone
+  }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import PrefsKit
+
+/// `prefs lint FILE|DOMAIN... [--schema S]`: syntax, YAML 1.1/1.2 ambiguities, schema.
+enum LintCommand {
+  static let spec = CommandSpec(
+    name: "lint",
+    summary: "Check files or domains: syntax, ambiguous YAML, and with --schema the values the app would discard.",
+    discussion: """
+      Prints one line per finding on standard output: syntax errors of any format \
+      with their line and column; every plain YAML scalar that YAML 1.1 and 1.2 \
+      read differently (yes, off, 0755, 1:20) as a warning; and with --schema each \
+      key whose stored type makes the app read its fallback, naming the platform \
+      where Linux and macOS differ, each value outside the schema's values, and \
+      unknown keys as warnings. Exits 1 when there is an error, 0 with warnings \
+      alone; with several inputs every one is checked and the worst status wins.
+      """,
+    arguments: [
+      ArgumentSpec(name: "FILE", help: "Files, domain names, or - for standard input.", variadic: true)
+    ],
+    options: [Options.schema, Options.from, Options.yamlVersion, Options.defaultsDir],
+    examples: [
+      ("prefs lint settings.yaml", "Syntax and YAML 1.1/1.2 ambiguities."),
+      ("prefs lint com.example.app --schema user-settings", "Values the tutorial's app would silently replace."),
+      ("prefs lint a.yaml b.plist --schema app.schema.yaml", "Several inputs against a schema file."),
+    ],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    let schema = try arguments.schema()
+    let declared = try arguments.inputFormat()
+    let options = try arguments.readOptions()
+    var status = Console.Status.success
+    for argument in arguments.positionals {
+      do {
+        let (data, file, path) = try load(argument, arguments: arguments)
+        let findings = PrefsKit.Lint.check(
+          data, file: file, path: path, declared: declared, options: options, schema: schema)
+        for finding in findings {
+          console.out("prefs: \(finding.severity.rawValue): \(finding)\n")
+          for hint in finding.hints { console.out("hint: \(hint)\n") }
+        }
+        if findings.contains(where: { $0.severity == .error }) { status = max(status, Console.Status.different) }
+      } catch let error as PrefsError {
+        console.report(error)
+        status = max(status, Console.status(for: error))
+      }
+    }
+    return status
+  }
+
+  /// The bytes to check, the name findings give them, and the path whose extension
+  /// may decide the format: a file, standard input, or a domain's file.
+  static func load(_ argument: String, arguments: ParsedArguments) throws -> (Data, String, String?) {
+    if argument == "-" { return (try InputFile.read("-"), displayName("-"), nil) }
+    if DomainName.isPath(argument) { return (try InputFile.read(argument), argument, argument) }
+    let domain = try arguments.store().domain(named: argument)
+    guard FileManager.default.fileExists(atPath: domain.location) else { throw missingDomain(domain) }
+    return (try InputFile.read(domain.location), domain.location, domain.location)
+  }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import PrefsKit
+
+/// Data holding JSON or a binary plist, shown as structure and read back to the same bytes.
+@Suite struct EmbeddedDataTests {
+  static let items = [
+    Item(id: UUID(uuidString: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")!, name: "Café", description: "a / b \"c\"\n")
+  ]
+
+  func yaml(_ value: PrefValue, sortKeys: Bool = true) throws -> String {
+    String(
+      decoding: try Format.yaml.codec.encode(value, options: WriteOptions(sortKeys: sortKeys, expandData: true)),
+      as: UTF8.self)
+  }
+
+  @Test func itemStoreBytesExpandAndComeBackExactly() throws {
+    let blob = try ItemStore<Item>.encoder.encode(Self.items)
+    let (kind, value) = try #require(EmbeddedData.expand(blob))
+    #expect(kind == .json)
+    #expect(value.arrayValue?.first?.dictionaryValue?.keys == ["description", "id", "name"])
+    #expect(try EmbeddedData.bytes(value, kind: .json) == blob)
+  }
+
+  @Test func aBinaryPlistBlobExpandsAsPlist() throws {
+    let blob = try Format.binary.codec.encode(.dictionary(["b": .integer(1), "a": .data(Data([0]))]))
+    let (kind, value) = try #require(EmbeddedData.expand(blob))
+    #expect(kind == .plist)
+    #expect(try EmbeddedData.bytes(value, kind: .plist) == blob)
+  }
+
+  @Test(arguments: [
+    #"{"a": 1}"#, #"{"a":"x\/y"}"#, #"[1,2]  "#, #"{"a":1.00}"#, "42", #""text""#, "{not json", "[null]",
+  ])
+  func blobsThatWouldNotComeBackExactlyStayData(text: String) {
+    #expect(EmbeddedData.expand(Data(text.utf8)) == nil)
+  }
+
+  @Test func randomBytesAndForeignBinaryPlistsStayData() {
+    #expect(EmbeddedData.expand(Data([0xFF, 0x00, 0x7B])) == nil)
+    #expect(EmbeddedData.expand(Data("bplist00garbage".utf8)) == nil)
+  }
+
+  @Test func yamlShowsATaggedCollectionInItsOwnKeyOrder() throws {
+    let blob = Data(#"{"z":1,"a":[true,"x"]}"#.utf8)
+    let value = PrefValue.dictionary(["b": .data(blob), "a": .integer(1)])
+    let text = try yaml(value)
+    #expect(text == "a: 1\nb: !json\n  z: 1\n  a:\n  - true\n  - x\n")
+    #expect(try Format.yaml.codec.decode(Data(text.utf8)) == value)
+    // Without the option the blob is base64, as before.
+    #expect(try Format.yaml.codec.encode(value).starts(with: Array("b: !!binary".utf8)))
+  }
+
+  @Test func jsonShowsATypedObjectAndEscapesLookAlikes() throws {
+    let blob = Data(#"{"z":1,"a":2}"#.utf8)
+    let value = PrefValue.dictionary(["d": .data(blob), "look": .dictionary(["$json": .array([])])])
+    let options = WriteOptions(sortKeys: true, compact: true, expandData: true)
+    let text = String(decoding: try Format.json.codec.encode(value, options: options), as: UTF8.self)
+    #expect(text == #"{"d":{"$json":{"z":1,"a":2}},"look":{"$dict":{"$json":[]}}}"# + "\n")
+    #expect(try Format.json.codec.decode(Data(text.utf8)) == value)
+    let plain = try Format.json.codec.encode(
+      value, options: WriteOptions(plainJSON: true, compact: true, expandData: true))
+    #expect(String(decoding: plain, as: UTF8.self).contains(#""d":"eyJ6"#))
+  }
+
+  @Test func aPlistTagReadsBackToTheSameBinaryPlist() throws {
+    let blob = try Format.binary.codec.encode(.array([.string("x"), .real(1.5)]))
+    let text = try yaml(.dictionary(["p": .data(blob)]))
+    #expect(text == "p: !plist\n- x\n- 1.5\n")
+    #expect(try Format.yaml.codec.decode(Data(text.utf8)) == .dictionary(["p": .data(blob)]))
+  }
+
+  @Test func aJSONTagOnNullsIsRefusedWithItsPosition() {
+    #expect(throws: PrefsError.self) {
+      try Format.yaml.codec.decode(Data("a: !json\n  b: !!str x\n  c: 1\nd: !json [~]\n".utf8))
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import PrefsTestSupport
+import Testing
+
+/// `prefs lint`: findings on stdout, one per line, and the exit statuses of DESIGN.md section 7.
+@Suite struct LintCommandTests {
+  /// A temporary folder of input files, removed at the end of each test.
+  final class Folder {
+    let url: URL
+    init() throws { url = try TestSupport.temporaryFolder() }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func write(_ name: String, _ text: String) throws -> String {
+      let file = url.appendingPathComponent(name)
+      try Data(text.utf8).write(to: file)
+      return file.path
+    }
+  }
+
+  @Test func aCleanFilePrintsNothingAndExits0() throws {
+    let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.yaml").path
+    let result = try TestSupport.prefs(["lint", sample, "--schema", "user-settings"])
+    #expect(result.status == 0)
+    #expect(result.stdout == "")
+    #expect(result.stderr == "")
+  }
+
+  @Test func ambiguousYAMLAloneWarnsAndExits0() throws {
+    let folder = try Folder()
+    let file = try folder.write("a.yaml", "sound: on\nmode: 0755\nname: 'no'\n")
+    let result = try TestSupport.prefs(["lint", file])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout == """
+        prefs: warning: \(file):1:8: 'on' is a string in YAML 1.2 but bool true in YAML 1.1 (PyYAML); quote it, or write true
+        prefs: warning: \(file):2:7: '0755' is integer 755 in YAML 1.2 but integer 493 in YAML 1.1 (PyYAML); quote it, or write 755 or 493
+
+        """)
+  }
+
+  @Test func aSyntaxErrorIsAPositionedFindingAndExits1() throws {
+    let folder = try Folder()
+    let file = try folder.write("a.json", "{\"a\": tru}")
+    let result = try TestSupport.prefs(["lint", file])
+    #expect(result.status == 1)
+    #expect(result.stdout == "prefs: error: \(file):1:7: unexpected 't': expected a value\n")
+    let yaml = try folder.write("b.yaml", "a: 1\n  b: 2\n")
+    let broken = try TestSupport.prefs(["lint", yaml])
+    #expect(broken.status == 1)
+    #expect(broken.stdout.hasPrefix("prefs: error: \(yaml):2:"))
+  }
+
+  @Test func schemaFindingsNameTheKeyPathAndWhatTheAppReads() throws {
+    let folder = try Folder()
+    let file = try folder.write(
+      "s.yaml", "username: ada\nisAccountPrivate: \"false\"\nringtone: Bells\nvolume: 3\n")
+    let result = try TestSupport.prefs(["lint", file, "--schema", "user-settings"])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout == """
+        prefs: error: \(file): isAccountPrivate: stored as string "false"; the app reads true (fallback)
+        prefs: error: \(file): ringtone: "Bells" is not one of "Chimes", "Signal", "Waves"
+        prefs: warning: \(file): volume: not in the schema; the app does not read it
+
+        """)
+    #expect(result.stderr == "")
+  }
+
+  @Test func unknownKeysAloneExit0() throws {
+    let result = try TestSupport.prefs(
+      ["lint", "-", "--schema", "user-settings"], input: Data(#"{"ringtone": "Waves", "isAcountPrivate": true}"#.utf8))
+    #expect(result.status == 0)
+    #expect(
+      result.stdout
+        == "prefs: warning: <stdin>: isAcountPrivate: not in the schema; the app does not read it (did you mean 'isAccountPrivate'?)\n"
+    )
+  }
+
+  @Test func aDomainIsLintedThroughItsFileAndThePlatformIsNamed() throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    _ = try TestSupport.prefs(["write", "com.example.app", "isAccountPrivate", "-int", "1"], store: store)
+    let result = try TestSupport.prefs(["lint", "com.example.app", "--schema", "user-settings"], store: store)
+    #expect(result.status == 1)
+    #expect(
+      result.stdout == "prefs: error: \(store.path)/com.example.app.plist: isAccountPrivate: stored as integer 1; "
+        + "on Linux the app reads true (fallback); on macOS it reads true\n")
+    let missing = try TestSupport.prefs(["lint", "com.example.none"], store: store)
+    #expect(missing.status == 66)
+    #expect(missing.stderr.hasPrefix("prefs: error: com.example.none: no such domain\n"))
+  }
+
+  @Test func severalInputsAreAllReportedAndTheWorstStatusWins() throws {
+    let folder = try Folder()
+    let good = try folder.write("good.json", #"{"ringtone": "Waves"}"#)
+    let bad = try folder.write("bad.json", #"{"ringtone": 1}"#)
+    let warn = try folder.write("warn.yaml", "ringtone: Waves\nx: yes\n")
+    let both = try TestSupport.prefs(["lint", good, bad, warn, "--schema", "user-settings"])
+    #expect(both.status == 1)
+    #expect(
+      both.stdout == """
+        prefs: error: \(bad): ringtone: stored as integer 1; the app reads "Chimes" (fallback)
+        prefs: warning: \(warn):2:4: 'yes' is a string in YAML 1.2 but bool true in YAML 1.1 (PyYAML); quote it, or write true
+        prefs: warning: \(warn): x: not in the schema; the app does not read it
+
+        """)
+    let withMissing = try TestSupport.prefs(["lint", good, folder.url.appendingPathComponent("none.json").path, bad])
+    #expect(withMissing.status == 66)
+    #expect(withMissing.stderr.contains("none.json: no such file"))
+    #expect(try TestSupport.prefs(["lint", good, warn]).status == 0)
+  }
+
+  @Test func aSchemaFileIsUsedAndABrokenOneIsRefused() throws {
+    let folder = try Folder()
+    let schema = try folder.write("app.schema.json", #"{"keys": {"count": {"type": "integer", "default": 0}}}"#)
+    let result = try TestSupport.prefs(
+      ["lint", "-", "--schema", schema], input: Data(#"{"count": 1.5}"#.utf8))
+    #expect(result.status == 1)
+    #expect(
+      result.stdout
+        == "prefs: error: <stdin>: count: stored as real 1.5; the app reads 0 (fallback)\n")
+    let broken = try folder.write("bad.schema.yaml", "keys: {count: {type: number}}\n")
+    let refused = try TestSupport.prefs(["lint", schema, "--schema", broken])
+    #expect(refused.status == 65)
+    #expect(refused.stderr.hasPrefix("prefs: error: \(broken): schema: keys.count.type: unknown type 'number'\n"))
+    let unknown = try TestSupport.prefs(["lint", schema, "--schema", "users"])
+    #expect(unknown.status == 64)
+    #expect(unknown.stderr.hasPrefix("prefs: error: unknown schema 'users'\n"))
+  }
+}
