@@ -90,6 +90,15 @@ public enum TextForms {
       + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
   }
 
+  /// The number of days in `month` (1...12) of the proleptic Gregorian `year`.
+  static func daysIn(month: Int64, year: Int64) -> Int64 {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
   /// Days from 1970-01-01 to the given civil date (Howard Hinnant's days_from_civil).
   static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
     let y = month <= 2 ? year - 1 : year
@@ -139,7 +148,7 @@ private struct DateScanner {
   mutating func scan() -> Double? {
     guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2),
       expect(UInt8(ascii: "-")), let day = digits(2), (1...12).contains(month), day >= 1,
-      day <= daysIn(month: month, year: year)
+      day <= TextForms.daysIn(month: month, year: year)
     else { return nil }
     var seconds = TextForms.daysFromCivil(year: year, month: month, day: day) * 86400
     var fraction = 0.0
@@ -193,13 +202,5 @@ private struct DateScanner {
     }
     guard i == bytes.count else { return nil }
     return Double(seconds - TextForms.referenceEpochOffset) + fraction
-  }
-
-  func daysIn(month: Int64, year: Int64) -> Int64 {
-    switch month {
-    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
   }
 }
