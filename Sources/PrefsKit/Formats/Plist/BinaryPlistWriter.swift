@@ -17,7 +17,6 @@ struct BinaryPlistWriter {
   /// Scalars compare type-strictly and strings by code point here, so uniquing never
   /// merges values that `PrefValue` keeps apart.
   private enum UniqueKey: Hashable {
-    case string([UInt8])
     case integer(Int64)
     case unsigned(UInt64)
     case real(UInt64)
@@ -27,8 +26,30 @@ struct BinaryPlistWriter {
     case uid(UInt64)
   }
 
+  /// A string compared and hashed by its UTF-8 bytes, in one pass over them (not
+  /// Unicode-equivalence, which would merge `é` and `e\u{301}`).
+  private struct StringKey: Hashable {
+    var text: String
+
+    func hash(into hasher: inout Hasher) {
+      var text = text
+      text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    static func == (a: StringKey, b: StringKey) -> Bool {
+      var a = a.text
+      var b = b.text
+      return a.withUTF8 { x in
+        b.withUTF8 { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+      }
+    }
+  }
+
   private var objects: [Object] = []
   private var unique: [UniqueKey: Int] = [:]
+  /// Strings (every dictionary key among them) are most of the objects: they get
+  /// their own table.
+  private var uniqueStrings: [StringKey: Int] = [:]
   private let sortKeys: Bool
   private var path: [KeyPath.Component] = []
 
@@ -100,10 +121,16 @@ struct BinaryPlistWriter {
       }
       objects[index] = .dictionary(keys: keys, values: values)
       return index
+    case .string(let s):
+      let key = StringKey(text: s)
+      if let existing = uniqueStrings[key] { return existing }
+      objects.append(.scalar(value))
+      uniqueStrings[key] = objects.count - 1
+      return objects.count - 1
     default:
       let key: UniqueKey
       switch value {
-      case .string(let s): key = .string(Array(s.utf8))
+      case .string: fatalError("strings are handled above")
       case .integer(let n): key = .integer(n)
       case .unsignedInteger(let n): key = .unsigned(n)
       case .real(let r): key = .real(r.bitPattern)
@@ -166,14 +193,33 @@ struct BinaryPlistWriter {
       try uint(n, width: width)
     }
 
+    /// Whether every byte is below 0x80, eight at a time.
+    static func isASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+      guard let base = utf8.baseAddress else { return true }
+      var i = 0
+      var high: UInt64 = 0
+      while i + 8 <= utf8.count {
+        high |= UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+        i += 8
+      }
+      while i < utf8.count {
+        high |= UInt64(base[i])
+        i += 1
+      }
+      return high & 0x8080_8080_8080_8080 == 0
+    }
+
     mutating func scalar(_ value: PrefValue) throws {
       switch value {
-      case .string(let s):
-        if s.utf8.allSatisfy({ $0 < 0x80 }) {
-          try marker(0x50, count: s.utf8.count)
-          try out.write(s.utf8)
-          position += s.utf8.count
-        } else {
+      case .string(var s):
+        let written = try s.withUTF8 { utf8 -> Bool in
+          guard Self.isASCII(utf8) else { return false }
+          try marker(0x50, count: utf8.count)
+          try out.write(UnsafeRawBufferPointer(utf8))
+          position += utf8.count
+          return true
+        }
+        if !written {
           try marker(0x60, count: s.utf16.count)
           for unit in s.utf16 { try uint(UInt64(unit), width: 2) }
         }
