@@ -218,13 +218,18 @@ struct XMLPlistWriter {
         .badInput, "date at \(plistPath(path)) is outside the years 1 to 9999 an XML plist can hold"
       )
     }
-    let text = TextForms.date(Date(timeIntervalSinceReferenceDate: whole))
     if whole != t {
+      let text = TextForms.date(Date(timeIntervalSinceReferenceDate: whole))
       warnings.add(
         "date at \(plistPath(path)) has a fraction of a second (\(TextForms.date(date))) that XML plists cannot hold;"
           + " rounded to the nearest second: \(text)")
     }
-    try out.write(text)
+    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+      guard TextForms.writeWholeSecondDate(Int64(whole), into: buffer) else {
+        return try out.write(TextForms.date(Date(timeIntervalSinceReferenceDate: whole)))
+      }
+      try out.write(UnsafeRawBufferPointer(buffer))
+    }
   }
 
   private static let alphabet = Array(
@@ -235,30 +240,31 @@ struct XMLPlistWriter {
     guard !data.isEmpty else { return }
     let tabs = min(depth, 8)
     let lineLength = 76 - 8 * tabs
-    let table = Self.alphabet
-    var lineBuffer = [UInt8]()
-    lineBuffer.reserveCapacity(lineLength + tabs + 1)
-    func emitLine() throws {
-      try indent(tabs)
-      try out.write(lineBuffer)
-      try out.write(0x0A)
-      lineBuffer.removeAll(keepingCapacity: true)
-    }
-    try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-      var i = 0
-      while i < bytes.count {
-        let b0 = bytes[i]
-        let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
-        let b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
-        lineBuffer.append(table[Int(b0 >> 2)])
-        lineBuffer.append(table[Int((b0 & 0x03) << 4 | b1 >> 4)])
-        lineBuffer.append(
-          i + 1 < bytes.count ? table[Int((b1 & 0x0F) << 2 | b2 >> 6)] : UInt8(ascii: "="))
-        lineBuffer.append(i + 2 < bytes.count ? table[Int(b2 & 0x3F)] : UInt8(ascii: "="))
-        i += 3
-        if lineBuffer.count >= lineLength { try emitLine() }
+    try Self.alphabet.withUnsafeBufferPointer { table in
+      try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+        // One line at a time: tabs, up to `lineLength` characters, a line feed.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8 + 76 + 1) { line in
+          for k in 0..<tabs { line[k] = 0x09 }
+          var i = 0
+          var n = tabs
+          while i < bytes.count {
+            let b0 = bytes[i]
+            let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
+            let b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
+            line[n] = table[Int(b0 >> 2)]
+            line[n + 1] = table[Int((b0 & 0x03) << 4 | b1 >> 4)]
+            line[n + 2] = i + 1 < bytes.count ? table[Int((b1 & 0x0F) << 2 | b2 >> 6)] : UInt8(ascii: "=")
+            line[n + 3] = i + 2 < bytes.count ? table[Int(b2 & 0x3F)] : UInt8(ascii: "=")
+            n += 4
+            i += 3
+            if n - tabs >= lineLength || i >= bytes.count {
+              line[n] = 0x0A
+              try out.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(line)[0..<(n + 1)]))
+              n = tabs
+            }
+          }
+        }
       }
     }
-    if !lineBuffer.isEmpty { try emitLine() }
   }
 }
