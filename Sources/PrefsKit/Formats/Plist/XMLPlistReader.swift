@@ -393,7 +393,7 @@ private struct XMLPlistParser {
       let run = UnsafeBufferPointer(rebasing: bytes[i..<lt])
       i = lt
       try closeTag(tag)
-      guard let text = String(validating: run, as: UTF8.self) else {
+      guard let text = UTF8Text.string(validating: run) else {
         throw error("<\(name(tag))> text is not valid UTF-8", at: tag.start)
       }
       return text
