@@ -141,8 +141,14 @@ struct XMLPlistWriter {
             UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<end]))
         }
       }
+      let plain = Self.plainBytes
       while i < utf8.count {
         let b = utf8[i]
+        // Most bytes need nothing: one table lookup instead of the switch.
+        if plain[Int(b)] {
+          i += 1
+          continue
+        }
         var replacement: StaticString? = nil
         switch b {
         case UInt8(ascii: "&"): replacement = "&amp;"
@@ -167,6 +173,17 @@ struct XMLPlistWriter {
         i += 1
       }
       try flush(upTo: utf8.count)
+    }
+  }
+
+  /// Bytes ``escaped(_:what:)`` copies as they are: all but `&`, `<`, `>`, C0 controls
+  /// other than tab and line feed, and 0xEF (which may start U+FFFE or U+FFFF).
+  private static let plainBytes: [Bool] = (0..<256).map { b in
+    switch b {
+    case 0x26, 0x3C, 0x3E, 0xEF: false
+    case 0x09, 0x0A: true
+    case 0x00..<0x20: false
+    default: true
     }
   }
 
@@ -247,6 +264,23 @@ struct XMLPlistWriter {
           for k in 0..<tabs { line[k] = 0x09 }
           var i = 0
           var n = tabs
+          // Whole groups of three bytes, then the padded tail.
+          while i + 3 <= bytes.count {
+            let b0 = bytes[i]
+            let b1 = bytes[i + 1]
+            let b2 = bytes[i + 2]
+            line[n] = table[Int(b0 >> 2)]
+            line[n + 1] = table[Int((b0 & 0x03) << 4 | b1 >> 4)]
+            line[n + 2] = table[Int((b1 & 0x0F) << 2 | b2 >> 6)]
+            line[n + 3] = table[Int(b2 & 0x3F)]
+            n += 4
+            i += 3
+            if n - tabs >= lineLength || i >= bytes.count {
+              line[n] = 0x0A
+              try out.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(line)[0..<(n + 1)]))
+              n = tabs
+            }
+          }
           while i < bytes.count {
             let b0 = bytes[i]
             let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
