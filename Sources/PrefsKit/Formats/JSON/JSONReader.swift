@@ -142,8 +142,8 @@ struct JSONReader {
         parsed = try parseValue(path: valuePath)
       }
       if let value = parsed {
-        if dict.contains(key) { throw error("duplicate key \"\(key)\"", at: keyStart) }
-        dict.insertNew(key, value)
+        // One lookup: the insert itself reports a duplicate.
+        guard dict.insertNew(key, value) else { throw error("duplicate key \"\(key)\"", at: keyStart) }
       } else {
         if dict.contains(key) { throw error("duplicate key \"\(key)\"", at: keyStart) }
         try handleNull(at: valueStart, path: valuePath)
