@@ -267,8 +267,9 @@ def main():
     say("# prefs benchmark")
     say()
     say(f"- machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}")
-    say(f"- prefs: {prefs} (commit {commit})")
-    say(f"- python: {python} {platform.python_version()}, PyYAML with libyaml: {'no' if problem else 'yes'}")
+    say(f"- prefs: {os.path.relpath(prefs, ROOT)} (commit {commit})")
+    say(f"- python: {platform.python_version()} (the interpreter itself, not a shim), "
+        f"PyYAML with libyaml: {'no' if problem else 'yes'}")
     say(f"- plutil: {plutil or 'missing'}")
     say(f"- plistutil: {(plistutil + ' (' + version([plistutil, '-v']) + ')') if plistutil else 'missing'}")
     say(f"- domain: {sizes['xml'] / 1e6:.1f} MB XML plist ({sizes['binary'] / 1e6:.1f} MB binary, "
