@@ -128,14 +128,28 @@ public enum InputFile {
         code == EACCES ? .noInput : .io, String(cString: strerror(code)).lowercased(), file: path)
     }
     if (info.st_mode & S_IFMT) == S_IFDIR { throw PrefsError(.noInput, "is a directory", file: path) }
-    guard let handle = FileHandle(forReadingAtPath: path) else {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else {
       throw PrefsError(.noInput, "cannot open: \(String(cString: strerror(errno)).lowercased())", file: path)
     }
-    defer { try? handle.close() }
-    do {
-      return try handle.readToEnd() ?? Data()
-    } catch {
-      throw PrefsError(.io, "read failed: \(error.localizedDescription)", file: path)
+    defer { close(fd) }
+    // One buffer of the file's size, filled by read(2): no chunk list, no copies.
+    // Files that grow, or report no size (/proc, pipes), get more room as needed.
+    var data = Data(count: max(Int(info.st_size), 0) + 1)
+    var length = 0
+    while true {
+      if length == data.count { data.count += max(data.count, 1 << 16) }
+      let n = data.withUnsafeMutableBytes { raw in
+        Foundation.read(fd, raw.baseAddress! + length, raw.count - length)
+      }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw PrefsError(.io, "read failed: \(String(cString: strerror(errno)).lowercased())", file: path)
+      }
+      if n == 0 { break }
+      length += n
     }
+    data.count = length
+    return data
   }
 }

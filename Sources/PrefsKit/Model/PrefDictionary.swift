@@ -6,7 +6,11 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
   public typealias Element = (key: String, value: PrefValue)
 
   private var entries: [Element] = []
-  private var index: [String: Int] = [:]
+  /// Positions by key, kept only once the dictionary is large: for the few keys most
+  /// dictionaries hold, comparing keys is cheaper than hashing each one (readers check
+  /// every key for a duplicate).
+  private var index: [String: Int]? = nil
+  private static let indexedFrom = 16
 
   /// An empty dictionary.
   public init() {}
@@ -26,22 +30,45 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
   public var values: [PrefValue] { entries.map(\.value) }
 
   /// Whether `key` is present.
-  public func contains(_ key: String) -> Bool { index[key] != nil }
+  public func contains(_ key: String) -> Bool { position(of: key) != nil }
+
+  private func position(of key: String) -> Int? {
+    if let index { return index[key] }
+    return entries.firstIndex { $0.key == key }
+  }
+
+  private mutating func append(_ key: String, _ value: PrefValue) {
+    entries.append((key, value))
+    if index != nil {
+      index![key] = entries.count - 1
+    } else if entries.count >= Self.indexedFrom {
+      rebuildIndex()
+    }
+  }
+
+  private mutating func rebuildIndex() {
+    guard entries.count >= Self.indexedFrom else {
+      index = nil
+      return
+    }
+    var positions = [String: Int](minimumCapacity: entries.count)
+    for (i, entry) in entries.enumerated() { positions[entry.key] = i }
+    index = positions
+  }
 
   /// The value for `key`; setting `nil` removes the key, setting a new key appends it.
   public subscript(key: String) -> PrefValue? {
-    get { index[key].map { entries[$0].value } }
+    get { position(of: key).map { entries[$0].value } }
     set {
       if let newValue {
-        if let position = index[key] {
+        if let position = position(of: key) {
           entries[position].value = newValue
         } else {
-          index[key] = entries.count
-          entries.append((key, newValue))
+          append(key, newValue)
         }
-      } else if let position = index.removeValue(forKey: key) {
+      } else if let position = position(of: key) {
         entries.remove(at: position)
-        for i in position..<entries.count { index[entries[i].key] = i }
+        rebuildIndex()
       }
     }
   }
@@ -49,36 +76,37 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
   /// Adds `key` only if it is new; returns false (changing nothing) for a duplicate.
   @discardableResult
   public mutating func insertNew(_ key: String, _ value: PrefValue) -> Bool {
-    guard index[key] == nil else { return false }
-    index[key] = entries.count
-    entries.append((key, value))
+    guard position(of: key) == nil else { return false }
+    append(key, value)
     return true
   }
 
   /// Renames `old` to `new` in place, keeping its position; false when `old` is missing or `new` exists.
   @discardableResult
   public mutating func renameKey(_ old: String, to new: String) -> Bool {
-    guard let position = index[old], index[new] == nil else { return false }
-    index[old] = nil
-    index[new] = position
-    entries[position].key = new
+    guard let at = position(of: old), position(of: new) == nil else { return false }
+    entries[at].key = new
+    if index != nil {
+      index![old] = nil
+      index![new] = at
+    }
     return true
   }
 
   /// A copy with keys in Unicode code point order (the order `plutil` and `defaults` use).
   public func sortedByKey() -> PrefDictionary {
     var sorted = PrefDictionary()
-    for entry in entries.sorted(by: { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }) {
-      sorted.insertNew(entry.key, entry.value)
+    sorted.entries = entries.sorted {
+      $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars)
     }
+    sorted.rebuildIndex()
     return sorted
   }
 
   /// A copy with each value transformed, in the same key order.
   public func mapValues(_ transform: (PrefValue) throws -> PrefValue) rethrows -> PrefDictionary {
-    var result = PrefDictionary()
-    result.entries.reserveCapacity(entries.count)
-    for entry in entries { result.insertNew(entry.key, try transform(entry.value)) }
+    var result = self
+    for i in result.entries.indices { result.entries[i].value = try transform(result.entries[i].value) }
     return result
   }
 

@@ -13,9 +13,11 @@ public enum TextForms {
     // Swift's description is already the shortest round-tripping form; it omits
     // the `.` before an exponent (`1e+20`), which YAML 1.1 would read as a string.
     let text = value.description
-    guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return text }
+    // Scan bytes, not characters: this runs once per real in every text writer.
+    guard let e = text.utf8.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+    else { return text }
     let mantissa = text[..<e]
-    let exponent = text[text.index(after: e)...]
+    let exponent = text[text.utf8.index(after: e)...]
     let sign = exponent.first == "-" || exponent.first == "+" ? "" : "+"
     return (mantissa.contains(".") ? String(mantissa) : mantissa + ".0") + "e" + sign + exponent
   }
@@ -36,6 +38,7 @@ public enum TextForms {
     guard t.isFinite else { return t > 0 ? "+inf" : t < 0 ? "-inf" : "nan" }
     let whole = t.rounded(.down)
     guard abs(whole) < 1e15 else { return String(t) }
+    if whole == t, let text = wholeSecondText(Int64(whole)) { return text }
     let base = civil(fromSecondsSinceReference: Int64(whole))
     if whole == t { return base + "Z" }
     // Try fractions of growing length until one reads back to the same bits.
@@ -67,8 +70,59 @@ public enum TextForms {
   /// Seconds between 1970-01-01 and 2001-01-01, the plist epoch.
   static let referenceEpochOffset: Int64 = 978_307_200
 
+  /// `YYYY-MM-DDThh:mm:ssZ` for whole seconds in the years 0 to 9999, built as bytes
+  /// (the common case, and the only one XML plists hold).
+  private static func wholeSecondText(_ seconds: Int64) -> String? {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+      guard writeWholeSecondDate(seconds, into: buffer) else { return nil }
+      return String(decoding: buffer, as: UTF8.self)
+    }
+  }
+
+  /// Writes `YYYY-MM-DDThh:mm:ssZ` (20 bytes) for whole seconds since the 2001
+  /// reference date; false, writing nothing, outside the years 0 to 9999.
+  static func writeWholeSecondDate(_ seconds: Int64, into out: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+    // Within years 0 to 9999 with room to spare; the fields decide exactly.
+    guard seconds > -64_000_000_000, seconds < 253_000_000_000, out.count >= 20 else { return false }
+    let f = civilFields(fromSecondsSinceReference: seconds)
+    guard f.year >= 0, f.year <= 9999 else { return false }
+    func put(_ n: Int64, _ width: Int, at position: Int) {
+      var n = n
+      for k in stride(from: position + width - 1, through: position, by: -1) {
+        out[k] = UInt8(truncatingIfNeeded: 0x30 + n % 10)
+        n /= 10
+      }
+    }
+    put(f.year, 4, at: 0)
+    out[4] = UInt8(ascii: "-")
+    put(f.month, 2, at: 5)
+    out[7] = UInt8(ascii: "-")
+    put(f.day, 2, at: 8)
+    out[10] = UInt8(ascii: "T")
+    put(f.hour, 2, at: 11)
+    out[13] = UInt8(ascii: ":")
+    put(f.minute, 2, at: 14)
+    out[16] = UInt8(ascii: ":")
+    put(f.second, 2, at: 17)
+    out[19] = UInt8(ascii: "Z")
+    return true
+  }
+
   /// `YYYY-MM-DDThh:mm:ss` for whole seconds since the 2001 reference date (UTC).
   private static func civil(fromSecondsSinceReference seconds: Int64) -> String {
+    let f = civilFields(fromSecondsSinceReference: seconds)
+    func pad(_ n: Int64, _ width: Int) -> String {
+      let s = String(abs(n))
+      return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - s.count)) + s
+    }
+    return "\(pad(f.year, 4))-\(pad(f.month, 2))-\(pad(f.day, 2))T\(pad(f.hour, 2)):"
+      + "\(pad(f.minute, 2)):\(pad(f.second, 2))"
+  }
+
+  /// The UTC calendar fields of whole seconds since the 2001 reference date.
+  private static func civilFields(fromSecondsSinceReference seconds: Int64) -> (
+    year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64
+  ) {
     let unix = seconds + referenceEpochOffset
     let days = unix >= 0 ? unix / 86400 : (unix - 86399) / 86400
     let secondOfDay = unix - days * 86400
@@ -82,12 +136,16 @@ public enum TextForms {
     let day = doy - (153 * mp + 2) / 5 + 1
     let month = mp < 10 ? mp + 3 : mp - 9
     let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-    func pad(_ n: Int64, _ width: Int) -> String {
-      let s = String(abs(n))
-      return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - s.count)) + s
+    return (year, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
+  }
+
+  /// The number of days in `month` (1...12) of the proleptic Gregorian `year`.
+  static func daysIn(month: Int64, year: Int64) -> Int64 {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
     }
-    return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
-      + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
   }
 
   /// Days from 1970-01-01 to the given civil date (Howard Hinnant's days_from_civil).
@@ -139,7 +197,7 @@ private struct DateScanner {
   mutating func scan() -> Double? {
     guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2),
       expect(UInt8(ascii: "-")), let day = digits(2), (1...12).contains(month), day >= 1,
-      day <= daysIn(month: month, year: year)
+      day <= TextForms.daysIn(month: month, year: year)
     else { return nil }
     var seconds = TextForms.daysFromCivil(year: year, month: month, day: day) * 86400
     var fraction = 0.0
@@ -193,13 +251,5 @@ private struct DateScanner {
     }
     guard i == bytes.count else { return nil }
     return Double(seconds - TextForms.referenceEpochOffset) + fraction
-  }
-
-  func daysIn(month: Int64, year: Int64) -> Int64 {
-    switch month {
-    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
   }
 }

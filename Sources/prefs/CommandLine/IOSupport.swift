@@ -19,6 +19,7 @@ enum Documents {
         data, declared: try arguments.inputFormat(), path: path == "-" ? nil : path,
         options: try arguments.readOptions(), warnings: warnings)
       console.report(warnings, file: name)
+      keptUntilExit.append(result.0)
       return result
     } catch let error as PrefsError {
       throw error.category == .usage ? error : error.inFile(name)
@@ -30,6 +31,10 @@ enum Documents {
     var info = stat()
     return path != "-" && stat(path, &info) == 0 && Int(info.st_size) >= ProgressLine.largeInput
   }
+
+  /// Every document read, never freed: the process ends after one command, and
+  /// releasing a large document node by node costs the user time for nothing.
+  nonisolated(unsafe) private static var keptUntilExit: [PrefValue] = []
 
   /// The output format: `--to`, else `-o`'s extension (`.plist` is XML), else YAML.
   static func outputFormat(arguments: ParsedArguments, option: OptionSpec = Options.to) throws -> Format {

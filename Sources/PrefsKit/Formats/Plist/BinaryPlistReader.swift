@@ -17,7 +17,9 @@ import Foundation
 ///   so); otherwise the file is refused rather than passing on mojibake.
 /// - UIDs hold at most 32 bits, as in CF; 16-byte integers must fit `UInt64`.
 struct BinaryPlistReader {
-  private let bytes: [UInt8]
+  private let data: Data
+  /// The input's own bytes, while ``read()`` runs (no copy of a large file).
+  private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
   private let maxDepth: Int
   private let warnings: Warnings
 
@@ -27,12 +29,16 @@ struct BinaryPlistReader {
   private var topObject = 0
   private var offsetTableStart = 0
 
-  /// Object indexes on the path from the root to the object being read.
-  private var inProgress: Set<Int> = []
+  /// Per object: ``notRead``, ``reading`` (on the path from the root to the object
+  /// being read), or the position in ``finished``. Flat arrays, not hash tables: they
+  /// are consulted for every object.
+  private var state: [Int] = []
+  private static let notRead = -1
+  private static let reading = -2
   /// Containers already read, with the depth of nesting below them, so that an
   /// object referenced many times is read once (hostile files share subtrees to
   /// blow up the work otherwise).
-  private var finished: [Int: (value: PrefValue, height: Int, size: Int)] = [:]
+  private var finished: [(value: PrefValue, height: Int, size: Int)] = []
   /// The number of values the document expands to, counting shared subtrees once per use.
   private var expandedSize = 0
   /// ASCII-typed strings that held UTF-8, and where the first one is.
@@ -45,13 +51,22 @@ struct BinaryPlistReader {
   private static let trailerSize = 32
 
   init(_ data: Data, maxDepth: Int, warnings: Warnings) {
-    bytes = [UInt8](data)
+    self.data = data
     self.maxDepth = maxDepth
     self.warnings = warnings
   }
 
   /// Reads the whole document.
   mutating func read() throws -> PrefValue {
+    let data = self.data
+    return try data.withUnsafeBytes { raw in
+      bytes = raw.bindMemory(to: UInt8.self)
+      defer { bytes = UnsafeBufferPointer(start: nil, count: 0) }
+      return try readDocument()
+    }
+  }
+
+  private mutating func readDocument() throws -> PrefValue {
     try readTrailer()
     let (value, _, _) = try object(topObject, depth: 0, referencedAt: bytes.count - 16)
     if utf8InASCII.count > 0 {
@@ -109,6 +124,7 @@ struct BinaryPlistReader {
         "invalid trailer: offset table position \(tableStart) is outside the file", offset: t + 24)
     }
     objectCount = Int(count)
+    state = [Int](repeating: Self.notRead, count: objectCount)
     topObject = Int(top)
     offsetTableStart = Int(tableStart)
   }
@@ -139,9 +155,9 @@ struct BinaryPlistReader {
   }
 
   /// Throws unless `count` bytes starting at `position` lie before the offset table.
-  private func require(_ count: Int, at position: Int, for what: String) throws {
+  private func require(_ count: Int, at position: Int, for what: @autoclosure () -> String) throws {
     guard count >= 0, position <= offsetTableStart, count <= offsetTableStart - position else {
-      throw PrefsError.badInput("\(what) runs past the end of the object area", offset: position)
+      throw PrefsError.badInput("\(what()) runs past the end of the object area", offset: position)
     }
   }
 
@@ -182,7 +198,8 @@ struct BinaryPlistReader {
       throw PrefsError.badInput(
         "reference to object \(index), but there are only \(objectCount)", offset: referencedAt)
     }
-    if let done = finished[index] {
+    if state[index] >= 0 {
+      let done = finished[state[index]]
       guard depth + done.height <= maxDepth else { throw tooDeep(at: try offset(of: index)) }
       try count(expanded: done.size, at: try offset(of: index))
       return (done.value, done.height, done.size)
@@ -300,13 +317,14 @@ struct BinaryPlistReader {
     if marker >> 4 == 0x5 {
       let (n, start) = try count(at: position, marker: marker, what: "string")
       try require(n, at: start, for: "this string")
-      let slice = bytes[start..<(start + n)]
+      let slice = UnsafeBufferPointer(rebasing: bytes[start..<(start + n)])
+      if UTF8Text.isASCII(slice) { return String(decoding: slice, as: UTF8.self) }
       if let firstHigh = slice.firstIndex(where: { $0 >= 0x80 }) {
         // Not ASCII: keep it only if it is UTF-8, never as Latin-1 mojibake.
         guard let text = String(validating: slice, as: UTF8.self) else {
           throw PrefsError.badInput(
-            "ASCII string object holds byte 0x\(plistHex(bytes[firstHigh])), which is neither ASCII nor part of UTF-8 text",
-            offset: firstHigh)
+            "ASCII string object holds byte 0x\(plistHex(slice[firstHigh])), which is neither ASCII nor part of UTF-8 text",
+            offset: start + firstHigh)
         }
         if utf8InASCII.count == 0 { utf8InASCII.firstOffset = position }
         utf8InASCII.count += 1
@@ -336,12 +354,13 @@ struct BinaryPlistReader {
     _ index: Int, at position: Int, marker: UInt8, depth: Int, isDictionary: Bool
   ) throws -> (PrefValue, height: Int, size: Int) {
     guard depth < maxDepth else { throw tooDeep(at: position) }
-    guard inProgress.insert(index).inserted else {
+    guard state[index] == Self.notRead else {
       throw PrefsError.badInput(
         "reference cycle: \(isDictionary ? "dictionary" : "array") object \(index) contains itself",
         offset: position)
     }
-    defer { inProgress.remove(index) }
+    state[index] = Self.reading
+    defer { if state[index] == Self.reading { state[index] = Self.notRead } }
     let what = isDictionary ? "dictionary" : "array"
     let (n, start) = try count(at: position, marker: marker, what: what)
     let refBytes = n.multipliedReportingOverflow(by: refSize * (isDictionary ? 2 : 1))
@@ -384,7 +403,8 @@ struct BinaryPlistReader {
       }
       result = .array(items)
     }
-    finished[index] = (result, height, size)
+    finished.append((result, height, size))
+    state[index] = finished.count - 1
     return (result, height, size)
   }
 

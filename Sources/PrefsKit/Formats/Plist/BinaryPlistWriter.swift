@@ -14,28 +14,29 @@ struct BinaryPlistWriter {
     case dictionary(keys: [Int], values: [Int])
   }
 
-  /// Scalars compare type-strictly and strings by code point here, so uniquing never
-  /// merges values that `PrefValue` keeps apart.
-  private enum UniqueKey: Hashable {
-    case string([UInt8])
-    case integer(Int64)
-    case unsigned(UInt64)
-    case real(UInt64)
-    case bool(Bool)
-    case date(UInt64)
-    case data(Data)
-    case uid(UInt64)
-  }
-
   private var objects: [Object] = []
-  private var unique: [UniqueKey: Int] = [:]
+  /// Scalars and strings already numbered, found by a digest of their kind and bytes.
+  /// Equality is type-strict and strings compare by UTF-8 bytes, so uniquing never
+  /// merges values that `PrefValue` keeps apart (`1` and `1.0`, `é` and `e\u{301}`).
+  private var unique = UniqueTable()
   private let sortKeys: Bool
-  private var path: [KeyPath.Component] = []
+
+  /// A UID too wide for CF, with the key path to it, filled in on the way out (no path
+  /// is kept while writing: that would cost a retain and release per value).
+  private struct WideUID: Error {
+    var value: UInt64
+    var path: [KeyPath.Component] = []
+  }
 
   init(sortKeys: Bool) { self.sortKeys = sortKeys }
 
   mutating func write(_ value: PrefValue, to out: ByteWriter) throws {
-    _ = try number(value)
+    do {
+      _ = try number(value)
+    } catch let wide as WideUID {
+      throw PrefsError(
+        .badInput, "UID \(wide.value) at \(plistPath(wide.path)) is wider than the 32 bits CF reads")
+    }
     // Widths as CF chooses them (its reader checks them against these numbers).
     let refSize = Self.byteWidth(UInt64(objects.count))
     var offsets: [Int] = []
@@ -79,9 +80,12 @@ struct BinaryPlistWriter {
       var refs: [Int] = []
       refs.reserveCapacity(items.count)
       for (i, item) in items.enumerated() {
-        path.append(.index(i))
-        refs.append(try number(item))
-        path.removeLast()
+        do {
+          refs.append(try number(item))
+        } catch var wide as WideUID {
+          wide.path.insert(.index(i), at: 0)
+          throw wide
+        }
       }
       objects[index] = .array(refs)
       return index
@@ -94,34 +98,127 @@ struct BinaryPlistWriter {
       let entries = sortKeys ? dict.sortedByKey() : dict
       for (key, _) in entries { keys.append(try number(.string(key))) }
       for (key, item) in entries {
-        path.append(.key(key))
-        values.append(try number(item))
-        path.removeLast()
+        do {
+          values.append(try number(item))
+        } catch var wide as WideUID {
+          wide.path.insert(.key(key), at: 0)
+          throw wide
+        }
       }
       objects[index] = .dictionary(keys: keys, values: values)
       return index
     default:
-      let key: UniqueKey
-      switch value {
-      case .string(let s): key = .string(Array(s.utf8))
-      case .integer(let n): key = .integer(n)
-      case .unsignedInteger(let n): key = .unsigned(n)
-      case .real(let r): key = .real(r.bitPattern)
-      case .bool(let b): key = .bool(b)
-      case .date(let d): key = .date(d.timeIntervalSinceReferenceDate.bitPattern)
-      case .data(let d): key = .data(d)
-      case .uid(let n):
-        guard n <= UInt64(UInt32.max) else {
-          throw PrefsError(
-            .badInput, "UID \(n) at \(plistPath(path)) is wider than the 32 bits CF reads")
-        }
-        key = .uid(n)
-      case .array, .dictionary: fatalError("containers are handled above")
+      if case .uid(let n) = value, n > UInt64(UInt32.max) { throw WideUID(value: n) }
+      let digest = Self.digest(value, seed: unique.seed)
+      if let existing = unique.find(digest, where: { Self.same(value, objects[$0]) }) {
+        return existing
       }
-      if let existing = unique[key] { return existing }
       objects.append(.scalar(value))
-      unique[key] = objects.count - 1
+      unique.insert(digest, objects.count - 1)
       return objects.count - 1
+    }
+  }
+
+  /// Whether `object` is the scalar `value`, type for type and bit for bit.
+  private static func same(_ value: PrefValue, _ object: Object) -> Bool {
+    guard case .scalar(let other) = object else { return false }
+    switch (value, other) {
+    case (.string(var a), .string(var b)):
+      return a.withUTF8 { x in b.withUTF8 { y in equalBytes(UnsafeRawBufferPointer(x), UnsafeRawBufferPointer(y)) } }
+    case (.integer(let a), .integer(let b)): return a == b
+    case (.unsignedInteger(let a), .unsignedInteger(let b)): return a == b
+    case (.real(let a), .real(let b)): return a.bitPattern == b.bitPattern
+    case (.bool(let a), .bool(let b)): return a == b
+    case (.date(let a), .date(let b)):
+      return a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
+    case (.data(let a), .data(let b)):
+      return a.withUnsafeBytes { x in b.withUnsafeBytes { y in equalBytes(x, y) } }
+    case (.uid(let a), .uid(let b)): return a == b
+    default: return false
+    }
+  }
+
+  private static func equalBytes(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
+    x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+  }
+
+  /// A 64-bit digest of a scalar's kind and bits (strings and data: every byte).
+  private static func digest(_ value: PrefValue, seed: UInt64) -> UInt64 {
+    switch value {
+    case .string(var s): return s.withUTF8 { bytesDigest(UnsafeRawBufferPointer($0), seed: seed) }
+    case .data(let d): return d.withUnsafeBytes { bytesDigest($0, seed: seed ^ 0x5555) }
+    case .integer(let n): return mix(UInt64(bitPattern: n) ^ seed, 1)
+    case .unsignedInteger(let n): return mix(n ^ seed, 2)
+    case .real(let r): return mix(r.bitPattern ^ seed, 3)
+    case .bool(let b): return mix((b ? 1 : 0) ^ seed, 4)
+    case .date(let d): return mix(d.timeIntervalSinceReferenceDate.bitPattern ^ seed, 5)
+    case .uid(let n): return mix(n ^ seed, 6)
+    case .array, .dictionary: return 0
+    }
+  }
+
+  @inline(__always)
+  private static func mix(_ x: UInt64, _ kind: UInt64) -> UInt64 {
+    var h = (x ^ (kind &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+    h ^= h >> 31
+    h = h &* 0x94D0_49BB_1331_11EB
+    return h ^ (h >> 29)
+  }
+
+  /// Eight bytes at a time; far cheaper than SipHash over every string, and the seed
+  /// is random per run so that a file cannot be made to collide on purpose easily.
+  private static func bytesDigest(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+    var h = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+    var i = 0
+    while i + 8 <= bytes.count {
+      h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+      h ^= h >> 29
+      i += 8
+    }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while i < bytes.count {
+      tail |= UInt64(bytes[i]) << shift
+      shift += 8
+      i += 1
+    }
+    return mix(h ^ tail, 7)
+  }
+
+  /// Open addressing from digests to object indexes (no `Hasher`, no boxed keys).
+  private struct UniqueTable {
+    let seed = UInt64.random(in: .min ... .max)
+    private var digests = [UInt64](repeating: 0, count: 1 << 12)
+    private var indexes = [Int](repeating: -1, count: 1 << 12)
+    private var count = 0
+
+    func find(_ digest: UInt64, where isSame: (Int) -> Bool) -> Int? {
+      let mask = indexes.count - 1
+      var slot = Int(truncatingIfNeeded: digest) & mask
+      while indexes[slot] >= 0 {
+        if digests[slot] == digest, isSame(indexes[slot]) { return indexes[slot] }
+        slot = (slot + 1) & mask
+      }
+      return nil
+    }
+
+    mutating func insert(_ digest: UInt64, _ index: Int) {
+      if (count + 1) * 2 > indexes.count { grow() }
+      let mask = indexes.count - 1
+      var slot = Int(truncatingIfNeeded: digest) & mask
+      while indexes[slot] >= 0 { slot = (slot + 1) & mask }
+      digests[slot] = digest
+      indexes[slot] = index
+      count += 1
+    }
+
+    private mutating func grow() {
+      let oldDigests = digests
+      let oldIndexes = indexes
+      digests = [UInt64](repeating: 0, count: oldIndexes.count * 2)
+      indexes = [Int](repeating: -1, count: oldIndexes.count * 2)
+      count = 0
+      for (digest, index) in zip(oldDigests, oldIndexes) where index >= 0 { insert(digest, index) }
     }
   }
 
@@ -168,12 +265,15 @@ struct BinaryPlistWriter {
 
     mutating func scalar(_ value: PrefValue) throws {
       switch value {
-      case .string(let s):
-        if s.utf8.allSatisfy({ $0 < 0x80 }) {
-          try marker(0x50, count: s.utf8.count)
-          try out.write(s.utf8)
-          position += s.utf8.count
-        } else {
+      case .string(var s):
+        let written = try s.withUTF8 { utf8 -> Bool in
+          guard UTF8Text.isASCII(utf8) else { return false }
+          try marker(0x50, count: utf8.count)
+          try out.write(UnsafeRawBufferPointer(utf8))
+          position += utf8.count
+          return true
+        }
+        if !written {
           try marker(0x60, count: s.utf16.count)
           for unit in s.utf16 { try uint(UInt64(unit), width: 2) }
         }

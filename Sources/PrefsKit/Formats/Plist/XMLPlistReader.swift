@@ -24,12 +24,11 @@ import Foundation
 ///
 /// Documents in another encoding than UTF-8 are left to Foundation (see ``canRead(_:)``).
 struct XMLPlistReader {
-  private let bytes: [UInt8]
-  private var i = 0
+  private let data: Data
   private let maxDepth: Int
 
   init(_ data: Data, maxDepth: Int) {
-    bytes = [UInt8](data)
+    self.data = data
     self.maxDepth = maxDepth
   }
 
@@ -49,6 +48,27 @@ struct XMLPlistReader {
     return name == "utf-8" || name == "utf8"
   }
 
+  /// Reads the whole document.
+  mutating func read() throws -> PrefValue {
+    // The parser works on the input's own bytes: no copy of a large file.
+    try data.withUnsafeBytes { raw in
+      var parser = XMLPlistParser(raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
+      return try parser.read()
+    }
+  }
+}
+
+/// The parser behind ``XMLPlistReader``, over bytes that stay alive while it runs.
+private struct XMLPlistParser {
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private var i = 0
+  private let maxDepth: Int
+
+  init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    self.bytes = bytes
+    self.maxDepth = maxDepth
+  }
+
   // MARK: Document
 
   mutating func read() throws -> PrefValue {
@@ -57,7 +77,7 @@ struct XMLPlistReader {
     guard peek(UInt8(ascii: "<")) else { throw error("expected '<plist>'") }
     let tag = try openTag()
     let value: PrefValue
-    if tag.name == "plist" {
+    if tag.kind == .plist {
       guard !tag.selfClosing else { throw error("empty <plist>", at: tag.start) }
       try skipMisc()
       if starts("</") { throw error("<plist> holds no value", at: tag.start) }
@@ -65,7 +85,7 @@ struct XMLPlistReader {
       value = try self.value(try openTag(), depth: 0)
       try skipMisc()
       if !starts("</") { throw error("<plist> can hold only one value") }
-      try closeTag("plist")
+      try closeTag(tag)
     } else {
       value = try self.value(tag, depth: 0)
     }
@@ -76,28 +96,40 @@ struct XMLPlistReader {
 
   // MARK: Values
 
+  /// The element names a property list uses, recognised from their bytes so that no
+  /// string is made per tag.
+  private enum Kind {
+    case plist, dict, array, key, string, `true`, `false`, integer, real, date, data, other
+  }
+
   private struct Tag {
-    var name: String
+    var kind: Kind
+    /// Where the name lies in the input.
+    var name: Range<Int>
     var selfClosing: Bool
     var start: Int
   }
 
+  private func name(_ tag: Tag) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes[tag.name]), as: UTF8.self)
+  }
+
   private mutating func value(_ tag: Tag, depth: Int) throws -> PrefValue {
-    switch tag.name {
-    case "dict": return try dictionary(tag, depth: depth)
-    case "array": return try array(tag, depth: depth)
-    case "string", "key": return .string(try text(of: tag))
-    case "true", "false":
+    switch tag.kind {
+    case .dict: return try dictionary(tag, depth: depth)
+    case .array: return try array(tag, depth: depth)
+    case .string, .key: return .string(try text(of: tag))
+    case .true, .false:
       if !tag.selfClosing {
         try skipMisc()
-        try closeTag(tag.name)
+        try closeTag(tag)
       }
-      return .bool(tag.name == "true")
-    case "integer": return try integer(try text(of: tag), at: tag)
-    case "real": return try real(try text(of: tag), at: tag)
-    case "date": return try date(try text(of: tag), at: tag)
-    case "data": return try data(of: tag)
-    default: throw error("unknown tag <\(tag.name)>", at: tag.start)
+      return .bool(tag.kind == .true)
+    case .integer: return try scalar(tag) { try $0.integer($1, at: $2) }
+    case .real: return try scalar(tag) { try $0.real($1, at: $2) }
+    case .date: return try scalar(tag) { try $0.date($1, at: $2) }
+    case .data: return try data(of: tag)
+    case .plist, .other: throw error("unknown tag <\(name(tag))>", at: tag.start)
     }
   }
 
@@ -110,7 +142,7 @@ struct XMLPlistReader {
     while true {
       try skipMisc()
       if starts("</") {
-        try closeTag("array")
+        try closeTag(tag)
         return .array(items)
       }
       guard peek(UInt8(ascii: "<")) else {
@@ -129,15 +161,15 @@ struct XMLPlistReader {
     while true {
       try skipMisc()
       if starts("</") {
-        try closeTag("dict")
+        try closeTag(tag)
         break
       }
       guard peek(UInt8(ascii: "<")) else {
         throw error("text inside <dict> where a <key> was expected")
       }
       let keyTag = try openTag()
-      guard keyTag.name == "key" else {
-        throw error("<\(keyTag.name)> inside <dict> where a <key> was expected", at: keyTag.start)
+      guard keyTag.kind == .key else {
+        throw error("<\(name(keyTag))> inside <dict> where a <key> was expected", at: keyTag.start)
       }
       let key = try text(of: keyTag)
       try skipMisc()
@@ -156,64 +188,130 @@ struct XMLPlistReader {
     return .dictionary(dict)
   }
 
-  private func integer(_ text: String, at tag: Tag) throws -> PrefValue {
-    var digits = Substring(text)
-    let negative = digits.first == "-"
-    if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
-    var radix = 10
-    if digits.hasPrefix("0x") || digits.hasPrefix("0X") {
+  // MARK: Scalars
+
+  /// Parses a scalar element's text: straight from the input when it is plain, else
+  /// (references or CDATA) from the resolved text.
+  private mutating func scalar(
+    _ tag: Tag, _ parse: (XMLPlistParser, UnsafeBufferPointer<UInt8>, Tag) throws -> PrefValue
+  ) throws -> PrefValue {
+    if let range = try simpleText(of: tag) {
+      return try parse(self, UnsafeBufferPointer(rebasing: bytes[range]), tag)
+    }
+    var text = try text(of: tag)
+    return try text.withUTF8 { try parse(self, $0, tag) }
+  }
+
+  private func integer(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
+    var p = 0
+    let end = t.count
+    let negative = p < end && t[p] == UInt8(ascii: "-")
+    if p < end, t[p] == UInt8(ascii: "-") || t[p] == UInt8(ascii: "+") { p += 1 }
+    var radix: UInt64 = 10
+    if end - p >= 2, t[p] == UInt8(ascii: "0"),
+      t[p + 1] == UInt8(ascii: "x") || t[p + 1] == UInt8(ascii: "X")
+    {
       radix = 16
-      digits = digits.dropFirst(2)
+      p += 2
     }
-    guard !digits.isEmpty,
-      digits.allSatisfy({ $0.isASCII && $0.isHexDigit && (radix == 16 || $0.isNumber) })
-    else {
-      throw error("malformed <integer> '\(text)'", at: tag.start)
+    let text = { String(decoding: t, as: UTF8.self) }
+    guard p < end else { throw error("malformed <integer> '\(text())'", at: tag.start) }
+    var magnitude: UInt64 = 0
+    var overflow = false
+    while p < end {
+      let b = t[p]
+      let digit: UInt64
+      switch b {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(b &- UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16:
+        digit = UInt64(b &- UInt8(ascii: "a") &+ 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16:
+        digit = UInt64(b &- UInt8(ascii: "A") &+ 10)
+      default: throw error("malformed <integer> '\(text())'", at: tag.start)
+      }
+      let (scaled, o1) = magnitude.multipliedReportingOverflow(by: radix)
+      let (sum, o2) = scaled.addingReportingOverflow(digit)
+      overflow = overflow || o1 || o2
+      magnitude = sum
+      p += 1
     }
-    guard let magnitude = UInt64(digits, radix: radix) else {
-      throw error("integer \(text) is outside the 64-bit range", at: tag.start)
+    guard !overflow else {
+      throw error("integer \(text()) is outside the 64-bit range", at: tag.start)
     }
     if negative {
       guard magnitude <= UInt64(Int64.max) + 1 else {
-        throw error("integer \(text) is outside the 64-bit range", at: tag.start)
+        throw error("integer \(text()) is outside the 64-bit range", at: tag.start)
       }
       return .integer(magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude))
     }
     return .integer(exactly: magnitude)
   }
 
-  private func real(_ text: String, at tag: Tag) throws -> PrefValue {
+  private func real(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
     // Foundation skips leading white space, nothing else.
-    let trimmed = text.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
-    switch trimmed.lowercased() {
-    case "nan": return .real(.nan)
-    case "inf", "infinity", "+inf", "+infinity": return .real(.infinity)
-    case "-inf", "-infinity": return .real(-.infinity)
-    default: break
+    var p = 0
+    while p < t.count, isSpace(t[p]) { p += 1 }
+    let trimmed = UnsafeBufferPointer(rebasing: t[p...])
+    if trimmed.count <= 9, trimmed.contains(where: { $0 >= UInt8(ascii: "A") }) {
+      let lower = String(decoding: trimmed, as: UTF8.self).lowercased()
+      switch lower {
+      case "nan": return .real(.nan)
+      case "inf", "infinity", "+inf", "+infinity": return .real(.infinity)
+      case "-inf", "-infinity": return .real(-.infinity)
+      default: break
+      }
     }
-    guard trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
-      let value = TextForms.parseReal(trimmed)
-    else {
-      let reason = Double(trimmed) != nil ? "is out of range" : "is malformed"
-      throw error("<real> '\(text)' \(reason)", at: tag.start)
+    let shapeOK = trimmed.allSatisfy { b in
+      (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-")
+        || b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E")
+    }
+    let digits = Substring(String(decoding: trimmed, as: UTF8.self))
+    guard shapeOK, let value = TextForms.parseReal(digits) else {
+      let reason = Double(digits) != nil ? "is out of range" : "is malformed"
+      throw error("<real> '\(String(decoding: t, as: UTF8.self))' \(reason)", at: tag.start)
     }
     return .real(value)
   }
 
-  private func date(_ text: String, at tag: Tag) throws -> PrefValue {
+  private func date(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
     // Exactly YYYY-MM-DDThh:mm:ssZ, the only form Foundation reads.
-    let u = Array(text.utf8)
-    let shape = "dddd-dd-ddTdd:dd:ddZ".utf8
-    let fits =
-      u.count == shape.count
-      && zip(u, shape).allSatisfy { b, s in
-        s == UInt8(ascii: "d") ? (b >= 0x30 && b <= 0x39) : b == s
+    func digits(_ from: Int, _ count: Int) -> Int64? {
+      var n: Int64 = 0
+      for k in from..<(from + count) {
+        let b = t[k]
+        guard b >= 0x30 && b <= 0x39 else { return nil }
+        n = n * 10 + Int64(b - 0x30)
       }
-    guard fits, let date = TextForms.parseDate(text), u[17] < UInt8(ascii: "6") else {
-      throw error("malformed <date> '\(text)' (expected YYYY-MM-DDThh:mm:ssZ)", at: tag.start)
+      return n
     }
-    return .date(date)
+    func at(_ k: Int, _ c: UInt8) -> Bool { t[k] == c }
+    guard t.count == 20, at(4, UInt8(ascii: "-")), at(7, UInt8(ascii: "-")),
+      at(10, UInt8(ascii: "T")), at(13, UInt8(ascii: ":")), at(16, UInt8(ascii: ":")),
+      at(19, UInt8(ascii: "Z")), let year = digits(0, 4), let month = digits(5, 2),
+      let day = digits(8, 2), let hour = digits(11, 2), let minute = digits(14, 2),
+      let second = digits(17, 2), (1...12).contains(month), day >= 1,
+      day <= TextForms.daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
+    else {
+      throw error(
+        "malformed <date> '\(String(decoding: t, as: UTF8.self))' (expected YYYY-MM-DDThh:mm:ssZ)",
+        at: tag.start)
+    }
+    let days = TextForms.daysFromCivil(year: year, month: month, day: day)
+    let unix = days * 86400 + hour * 3600 + minute * 60 + second
+    return .date(
+      Date(timeIntervalSinceReferenceDate: Double(unix - TextForms.referenceEpochOffset)))
   }
+
+  private static let base64Table: [UInt8] = {
+    // 0...63: the sextet; 64: `=`; 65: white space; 255: not base64.
+    var table = [UInt8](repeating: 255, count: 256)
+    for (k, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+      table[Int(c)] = UInt8(k)
+    }
+    table[Int(UInt8(ascii: "="))] = 64
+    for c in [0x20, 0x09, 0x0A, 0x0D] { table[c] = 65 }
+    return table
+  }()
 
   private mutating func data(of tag: Tag) throws -> PrefValue {
     if tag.selfClosing { return .data(Data()) }
@@ -221,56 +319,91 @@ struct XMLPlistReader {
     guard let end = find(UInt8(ascii: "<")) else {
       throw error("unterminated <data>", at: tag.start)
     }
-    var out = Data()
-    out.reserveCapacity((end - start) / 4 * 3)
-    var quad: UInt32 = 0
-    var count = 0
-    var padding = 0
-    for position in start..<end {
-      let b = bytes[position]
-      let sextet: UInt8
-      switch b {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"): sextet = b - UInt8(ascii: "A")
-      case UInt8(ascii: "a")...UInt8(ascii: "z"): sextet = b - UInt8(ascii: "a") + 26
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): sextet = b - UInt8(ascii: "0") + 52
-      case UInt8(ascii: "+"): sextet = 62
-      case UInt8(ascii: "/"): sextet = 63
-      case UInt8(ascii: "="):
-        padding += 1
-        sextet = 0
-      case 0x20, 0x09, 0x0A, 0x0D: continue
-      default: throw error("byte 0x\(plistHex(b)) in <data> is not base64", at: position)
-      }
-      if padding > 0 && b != UInt8(ascii: "=") {
-        throw error("base64 continues after '=' padding", at: position)
-      }
-      quad = quad << 6 | UInt32(sextet)
-      count += 1
-      if count == 4 {
-        guard padding <= 2 else { throw error("too much '=' padding in <data>", at: position) }
-        out.append(UInt8(truncatingIfNeeded: quad >> 16))
-        if padding < 2 { out.append(UInt8(truncatingIfNeeded: quad >> 8)) }
-        if padding < 1 { out.append(UInt8(truncatingIfNeeded: quad)) }
-        quad = 0
-        count = 0
+    let table = Self.base64Table
+    var out = Data(count: (end - start) / 4 * 3)
+    var length = 0
+    try out.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) in
+      let o = raw.bindMemory(to: UInt8.self)
+      try table.withUnsafeBufferPointer { table in
+        var quad: UInt32 = 0
+        var count = 0
+        var padding = 0
+        for position in start..<end {
+          let b = bytes[position]
+          var sextet = table[Int(b)]
+          switch sextet {
+          case 65: continue
+          case 255: throw error("byte 0x\(plistHex(b)) in <data> is not base64", at: position)
+          case 64:
+            padding += 1
+            sextet = 0
+          default:
+            if padding > 0 { throw error("base64 continues after '=' padding", at: position) }
+          }
+          quad = quad << 6 | UInt32(sextet)
+          count += 1
+          if count == 4 {
+            guard padding <= 2 else { throw error("too much '=' padding in <data>", at: position) }
+            o[length] = UInt8(truncatingIfNeeded: quad >> 16)
+            length += 1
+            if padding < 2 {
+              o[length] = UInt8(truncatingIfNeeded: quad >> 8)
+              length += 1
+            }
+            if padding < 1 {
+              o[length] = UInt8(truncatingIfNeeded: quad)
+              length += 1
+            }
+            quad = 0
+            count = 0
+          }
+        }
+        guard count == 0 else {
+          throw error("base64 in <data> ends in the middle of a group", at: end)
+        }
       }
     }
-    guard count == 0 else { throw error("base64 in <data> ends in the middle of a group", at: end) }
+    out.count = length
     i = end
-    try closeTag("data")
+    try closeTag(tag)
     return .data(out)
   }
 
   // MARK: Text
 
+  /// The range of an element's text when it is plain (no references, no CDATA),
+  /// consuming it and the close tag; `nil`, consuming nothing, otherwise.
+  private mutating func simpleText(of tag: Tag) throws -> Range<Int>? {
+    if tag.selfClosing { return i..<i }
+    guard let lt = findTextEnd(), bytes[lt] == UInt8(ascii: "<"), !starts("<!", at: lt) else {
+      return nil
+    }
+    let range = i..<lt
+    i = lt
+    try closeTag(tag)
+    return range
+  }
+
   /// The character data of a `<key>`, `<string>` or scalar element up to its close
   /// tag, with references and CDATA resolved.
   private mutating func text(of tag: Tag) throws -> String {
     if tag.selfClosing { return "" }
+    // Nearly all text is plain: make the string straight from the input.
+    if let lt = findTextEnd(), bytes[lt] == UInt8(ascii: "<"), !starts("<!", at: lt) {
+      let run = UnsafeBufferPointer(rebasing: bytes[i..<lt])
+      i = lt
+      try closeTag(tag)
+      guard let text = UTF8Text.string(validating: run) else {
+        throw error("<\(name(tag))> text is not valid UTF-8", at: tag.start)
+      }
+      return text
+    }
     var buffer: [UInt8] = []
     var runStart = i
     while true {
-      guard let lt = findTextEnd() else { throw error("unterminated <\(tag.name)>", at: tag.start) }
+      guard let lt = findTextEnd() else {
+        throw error("unterminated <\(name(tag))>", at: tag.start)
+      }
       if bytes[lt] == UInt8(ascii: "&") {
         buffer.append(contentsOf: bytes[runStart..<lt])
         i = lt
@@ -295,11 +428,11 @@ struct XMLPlistReader {
       }
       buffer.append(contentsOf: bytes[runStart..<lt])
       i = lt
-      try closeTag(tag.name)
+      try closeTag(tag)
       break
     }
     guard let text = String(validating: buffer, as: UTF8.self) else {
-      throw error("<\(tag.name)> text is not valid UTF-8", at: tag.start)
+      throw error("<\(name(tag))> text is not valid UTF-8", at: tag.start)
     }
     return text
   }
@@ -352,7 +485,7 @@ struct XMLPlistReader {
     let nameStart = i
     while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
     guard i > nameStart else { throw error("malformed tag", at: start) }
-    let name = String(decoding: bytes[nameStart..<i], as: UTF8.self)
+    let name = nameStart..<i
     // Attributes are not used by property lists; skip them, minding quotes.
     var quote: UInt8? = nil
     while i < bytes.count {
@@ -364,28 +497,51 @@ struct XMLPlistReader {
       } else if b == UInt8(ascii: ">") {
         let selfClosing = bytes[i - 1] == UInt8(ascii: "/")
         i += 1
-        return Tag(name: name, selfClosing: selfClosing, start: start)
+        return Tag(kind: kind(name), name: name, selfClosing: selfClosing, start: start)
       } else if b == UInt8(ascii: "<") {
         break
       }
       i += 1
     }
-    throw error("unterminated tag <\(name)", at: start)
+    throw error("unterminated tag <\(String(decoding: bytes[name], as: UTF8.self))", at: start)
   }
 
-  /// `</name>` at the current position (white space allowed before `>`).
-  private mutating func closeTag(_ name: String) throws {
+  private func kind(_ name: Range<Int>) -> Kind {
+    func named(_ text: StaticString) -> Bool {
+      name.count == text.utf8CodeUnitCount
+        && memcmp(bytes.baseAddress! + name.lowerBound, text.utf8Start, name.count) == 0
+    }
+    switch bytes[name.lowerBound] {
+    case UInt8(ascii: "k"): return named("key") ? .key : .other
+    case UInt8(ascii: "s"): return named("string") ? .string : .other
+    case UInt8(ascii: "i"): return named("integer") ? .integer : .other
+    case UInt8(ascii: "d"): return named("dict") ? .dict : named("date") ? .date : named("data") ? .data : .other
+    case UInt8(ascii: "a"): return named("array") ? .array : .other
+    case UInt8(ascii: "r"): return named("real") ? .real : .other
+    case UInt8(ascii: "t"): return named("true") ? .true : .other
+    case UInt8(ascii: "f"): return named("false") ? .false : .other
+    case UInt8(ascii: "p"): return named("plist") ? .plist : .other
+    default: return .other
+    }
+  }
+
+  /// The close tag of `tag` at the current position (white space allowed before `>`).
+  private mutating func closeTag(_ tag: Tag) throws {
     let start = i
-    guard starts("</") else { throw error("expected </\(name)>") }
+    guard starts("</") else { throw error("expected </\(name(tag))>") }
     i += 2
     let nameStart = i
     while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
-    let found = String(decoding: bytes[nameStart..<i], as: UTF8.self)
-    guard found == name else {
-      throw error("close tag </\(found)> does not match open tag <\(name)>", at: start)
+    let found = nameStart..<i
+    guard found.count == tag.name.count,
+      memcmp(bytes.baseAddress! + found.lowerBound, bytes.baseAddress! + tag.name.lowerBound, found.count) == 0
+    else {
+      throw error(
+        "close tag </\(String(decoding: bytes[found], as: UTF8.self))> does not match open tag <\(name(tag))>",
+        at: start)
     }
     while i < bytes.count, isSpace(bytes[i]) { i += 1 }
-    guard peek(UInt8(ascii: ">")) else { throw error("malformed close tag </\(name)>", at: start) }
+    guard peek(UInt8(ascii: ">")) else { throw error("malformed close tag </\(name(tag))>", at: start) }
     i += 1
   }
 

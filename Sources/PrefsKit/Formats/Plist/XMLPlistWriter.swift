@@ -141,8 +141,14 @@ struct XMLPlistWriter {
             UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<end]))
         }
       }
+      let plain = Self.plainBytes
       while i < utf8.count {
         let b = utf8[i]
+        // Most bytes need nothing: one table lookup instead of the switch.
+        if plain[Int(b)] {
+          i += 1
+          continue
+        }
         var replacement: StaticString? = nil
         switch b {
         case UInt8(ascii: "&"): replacement = "&amp;"
@@ -167,6 +173,17 @@ struct XMLPlistWriter {
         i += 1
       }
       try flush(upTo: utf8.count)
+    }
+  }
+
+  /// Bytes ``escaped(_:what:)`` copies as they are: all but `&`, `<`, `>`, C0 controls
+  /// other than tab and line feed, and 0xEF (which may start U+FFFE or U+FFFF).
+  private static let plainBytes: [Bool] = (0..<256).map { b in
+    switch b {
+    case 0x26, 0x3C, 0x3E, 0xEF: false
+    case 0x09, 0x0A: true
+    case 0x00..<0x20: false
+    default: true
     }
   }
 
@@ -218,13 +235,18 @@ struct XMLPlistWriter {
         .badInput, "date at \(plistPath(path)) is outside the years 1 to 9999 an XML plist can hold"
       )
     }
-    let text = TextForms.date(Date(timeIntervalSinceReferenceDate: whole))
     if whole != t {
+      let text = TextForms.date(Date(timeIntervalSinceReferenceDate: whole))
       warnings.add(
         "date at \(plistPath(path)) has a fraction of a second (\(TextForms.date(date))) that XML plists cannot hold;"
           + " rounded to the nearest second: \(text)")
     }
-    try out.write(text)
+    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+      guard TextForms.writeWholeSecondDate(Int64(whole), into: buffer) else {
+        return try out.write(TextForms.date(Date(timeIntervalSinceReferenceDate: whole)))
+      }
+      try out.write(UnsafeRawBufferPointer(buffer))
+    }
   }
 
   private static let alphabet = Array(
@@ -235,30 +257,48 @@ struct XMLPlistWriter {
     guard !data.isEmpty else { return }
     let tabs = min(depth, 8)
     let lineLength = 76 - 8 * tabs
-    let table = Self.alphabet
-    var lineBuffer = [UInt8]()
-    lineBuffer.reserveCapacity(lineLength + tabs + 1)
-    func emitLine() throws {
-      try indent(tabs)
-      try out.write(lineBuffer)
-      try out.write(0x0A)
-      lineBuffer.removeAll(keepingCapacity: true)
-    }
-    try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-      var i = 0
-      while i < bytes.count {
-        let b0 = bytes[i]
-        let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
-        let b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
-        lineBuffer.append(table[Int(b0 >> 2)])
-        lineBuffer.append(table[Int((b0 & 0x03) << 4 | b1 >> 4)])
-        lineBuffer.append(
-          i + 1 < bytes.count ? table[Int((b1 & 0x0F) << 2 | b2 >> 6)] : UInt8(ascii: "="))
-        lineBuffer.append(i + 2 < bytes.count ? table[Int(b2 & 0x3F)] : UInt8(ascii: "="))
-        i += 3
-        if lineBuffer.count >= lineLength { try emitLine() }
+    try Self.alphabet.withUnsafeBufferPointer { table in
+      try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+        // One line at a time: tabs, up to `lineLength` characters, a line feed.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8 + 76 + 1) { line in
+          for k in 0..<tabs { line[k] = 0x09 }
+          var i = 0
+          var n = tabs
+          // Whole groups of three bytes, then the padded tail.
+          while i + 3 <= bytes.count {
+            let b0 = bytes[i]
+            let b1 = bytes[i + 1]
+            let b2 = bytes[i + 2]
+            line[n] = table[Int(b0 >> 2)]
+            line[n + 1] = table[Int((b0 & 0x03) << 4 | b1 >> 4)]
+            line[n + 2] = table[Int((b1 & 0x0F) << 2 | b2 >> 6)]
+            line[n + 3] = table[Int(b2 & 0x3F)]
+            n += 4
+            i += 3
+            if n - tabs >= lineLength || i >= bytes.count {
+              line[n] = 0x0A
+              try out.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(line)[0..<(n + 1)]))
+              n = tabs
+            }
+          }
+          while i < bytes.count {
+            let b0 = bytes[i]
+            let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
+            let b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
+            line[n] = table[Int(b0 >> 2)]
+            line[n + 1] = table[Int((b0 & 0x03) << 4 | b1 >> 4)]
+            line[n + 2] = i + 1 < bytes.count ? table[Int((b1 & 0x0F) << 2 | b2 >> 6)] : UInt8(ascii: "=")
+            line[n + 3] = i + 2 < bytes.count ? table[Int(b2 & 0x3F)] : UInt8(ascii: "=")
+            n += 4
+            i += 3
+            if n - tabs >= lineLength || i >= bytes.count {
+              line[n] = 0x0A
+              try out.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(line)[0..<(n + 1)]))
+              n = tabs
+            }
+          }
+        }
       }
     }
-    if !lineBuffer.isEmpty { try emitLine() }
   }
 }

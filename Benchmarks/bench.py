@@ -1,0 +1,372 @@
+"""Times prefs against its peers on a large synthetic domain and on the tutorial's tiny one.
+
+    python3 Benchmarks/bench.py [--prefs PATH] [--out DIR] [--reps N] [--tiny-reps N]
+
+Peers: Python's plistlib with PyYAML over libyaml (CSafeLoader/CSafeDumper), run by
+this interpreter directly (not through a shim); `plutil` from the Swift toolchain
+(property lists and JSON, where it can hold the data); `plistutil` from libplist
+(XML and binary). A peer that is not installed is reported as missing.
+
+Every tool converts the same input files to a file. Repetitions go round-robin over
+the tools so that a noisy neighbour slows everyone alike; the table gives the median
+wall time, the peak resident memory (from wait4), and the ratio peer time / prefs time.
+"""
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PEER = os.path.join(HERE, "peer.py")
+GENERATE = os.path.join(HERE, "generate.py")
+
+
+# MARK: Running
+
+
+def run(argv):
+    """Runs argv once; returns (seconds, peak RSS in bytes, error text or None)."""
+    err_path = os.path.join(OUT_TMP, "stderr.txt")
+    with open(err_path, "wb") as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        elapsed = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        with open(err_path, "rb") as f:
+            return elapsed, usage.ru_maxrss * 1024, f"exit {code}: " + f.read().decode("utf-8", "replace").strip()[:300]
+    return elapsed, usage.ru_maxrss * 1024, None
+
+
+class Result:
+    def __init__(self):
+        self.times = []
+        self.rss = []
+        self.error = None
+
+    @property
+    def median(self):
+        return statistics.median(self.times) if self.times else None
+
+    @property
+    def peak(self):
+        return max(self.rss) if self.rss else None
+
+
+def measure(tools, reps):
+    """tools: {name: argv or None (missing) or str (cannot do it)}; returns {name: Result or str}."""
+    results = {name: (Result() if isinstance(argv, list) else argv) for name, argv in tools.items()}
+    for _ in range(reps):
+        for name, argv in tools.items():
+            result = results[name]
+            if not isinstance(result, Result) or result.error:
+                continue
+            seconds, rss, error = run(argv)
+            if error:
+                result.error = error
+            else:
+                result.times.append(seconds)
+                result.rss.append(rss)
+    return results
+
+
+# MARK: Tools
+
+
+def find_plutil():
+    for candidate in [shutil.which("plutil"), "/opt/swift/usr/bin/plutil"]:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    swift = shutil.which("swift")
+    if swift:
+        candidate = os.path.join(os.path.dirname(os.path.realpath(swift)), "plutil")
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def python_peer_problem(python):
+    check = "import yaml, plistlib, json; yaml.CSafeLoader; yaml.CSafeDumper"
+    try:
+        subprocess.run([python, "-c", check], check=True, capture_output=True)
+        return None
+    except subprocess.CalledProcessError:
+        return "missing (PyYAML with libyaml not importable)"
+
+
+def version(argv):
+    try:
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+        return (out.stdout + out.stderr).strip().splitlines()[0]
+    except Exception:
+        return "?"
+
+
+# MARK: Data
+
+
+def prepare(prefs, python, data):
+    """Generates the domains and the other formats of them; returns their paths."""
+    os.makedirs(data, exist_ok=True)
+    paths = {}
+
+    def generate(name, scale, *flags):
+        path = os.path.join(data, name)
+        if not os.path.exists(path):
+            subprocess.run([python, GENERATE, path, str(scale), *flags], check=True, stdout=subprocess.DEVNULL)
+        return path
+
+    paths["xml"] = generate("domain.plist", 1)
+    paths["xml2"] = generate("domain-x2.plist", 2)
+    paths["plain_xml"] = generate("plain.plist", 1, "--no-dates-data")
+    paths["tiny_xml"] = os.path.join(data, "tiny.plist")
+    shutil.copyfile(os.path.join(ROOT, "Samples", "UserSettings.plist"), paths["tiny_xml"])
+    # The other formats are made by prefs once, up front (every tool reads them).
+    for source, stem in [("xml", "domain"), ("xml2", "domain-x2"), ("plain_xml", "plain")]:
+        for fmt, ext in [("binary", "bplist"), ("yaml", "yaml"), ("json", "json")]:
+            key = source.replace("xml", fmt) if source != "plain_xml" else "plain_" + fmt
+            path = os.path.join(data, f"{stem}.{ext}")
+            if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(paths[source]):
+                subprocess.run([prefs, "convert", paths[source], "--to", fmt, "-o", path], check=True)
+            paths[key] = path
+    return paths
+
+
+# MARK: Cases
+
+
+def cases(paths, prefs, python, plutil, plistutil, peer_problem):
+    out = lambda name: os.path.join(OUT_TMP, name)
+
+    def p(src, fmt, ext):
+        return [prefs, "convert", src, "--to", fmt, "-o", out("prefs." + ext)]
+
+    def py(src_fmt, dst_fmt, src, ext):
+        if peer_problem:
+            return peer_problem
+        return [python, PEER, src_fmt, dst_fmt, src, out("python." + ext)]
+
+    def pl(fmt, src, ext, why=None):
+        if why:
+            return why
+        return [plutil, "-convert", fmt, "-o", out("plutil." + ext), src] if plutil else "missing"
+
+    def pu(fmt, src, ext):
+        return [plistutil, "-i", src, "-o", out("plistutil." + ext), "-f", fmt] if plistutil else "missing"
+
+    no_dates = "cannot: no JSON form for dates and data"
+    return [
+        ("XML → YAML", "xml", {"prefs": p(paths["xml"], "yaml", "yaml"), "python": py("xml", "yaml", paths["xml"], "yaml")}),
+        ("YAML → XML", "yaml", {"prefs": p(paths["yaml"], "xml", "plist"), "python": py("yaml", "xml", paths["yaml"], "plist")}),
+        ("binary → YAML", "binary", {"prefs": p(paths["binary"], "yaml", "yaml"), "python": py("binary", "yaml", paths["binary"], "yaml")}),
+        ("XML → JSON", "xml", {"prefs": p(paths["xml"], "json", "json"), "python": py("xml", "json", paths["xml"], "json"), "plutil": no_dates}),
+        ("XML → JSON (no dates/data)", "plain_xml", {
+            "prefs": p(paths["plain_xml"], "json", "json"),
+            "python": py("xml", "json", paths["plain_xml"], "json"),
+            "plutil": pl("json", paths["plain_xml"], "json")}),
+        ("JSON → XML", "json", {"prefs": p(paths["json"], "xml", "plist"), "python": py("json", "xml", paths["json"], "plist"), "plutil": no_dates}),
+        ("JSON → XML (no dates/data)", "plain_json", {
+            "prefs": p(paths["plain_json"], "xml", "plist"),
+            "python": py("json", "xml", paths["plain_json"], "plist"),
+            "plutil": pl("xml1", paths["plain_json"], "plist")}),
+        ("XML → binary", "xml", {
+            "prefs": p(paths["xml"], "binary", "bplist"),
+            "python": py("xml", "binary", paths["xml"], "bplist"),
+            "plutil": pl("binary1", paths["xml"], "bplist"),
+            "plistutil": pu("bin", paths["xml"], "bplist")}),
+        ("binary → XML", "binary", {
+            "prefs": p(paths["binary"], "xml", "plist"),
+            "python": py("binary", "xml", paths["binary"], "plist"),
+            "plutil": pl("xml1", paths["binary"], "plist"),
+            "plistutil": pu("xml", paths["binary"], "plist")}),
+    ]
+
+
+def tiny_cases(paths, prefs, python, plutil, plistutil, peer_problem):
+    out = lambda name: os.path.join(OUT_TMP, name)
+    tiny = paths["tiny_xml"]
+    return [
+        ("tiny: XML → YAML", "tiny_xml", {
+            "prefs": [prefs, "convert", tiny, "--to", "yaml", "-o", out("t.yaml")],
+            "python": peer_problem or [python, PEER, "xml", "yaml", tiny, out("tp.yaml")]}),
+        ("tiny: XML → JSON", "tiny_xml", {
+            "prefs": [prefs, "convert", tiny, "--to", "json", "-o", out("t.json")],
+            "python": peer_problem or [python, PEER, "xml", "json", tiny, out("tp.json")],
+            "plutil": [plutil, "-convert", "json", "-o", out("tl.json"), tiny] if plutil else "missing"}),
+        ("tiny: XML → binary", "tiny_xml", {
+            "prefs": [prefs, "convert", tiny, "--to", "binary", "-o", out("t.bplist")],
+            "python": peer_problem or [python, PEER, "xml", "binary", tiny, out("tp.bplist")],
+            "plistutil": [plistutil, "-i", tiny, "-o", out("tu.bplist"), "-f", "bin"] if plistutil else "missing"}),
+    ]
+
+
+# MARK: Report
+
+PEERS = ["python", "plutil", "plistutil"]
+
+
+def seconds(t):
+    return f"{t * 1000:.1f} ms" if t < 1 else f"{t:.2f} s"
+
+
+def mb(n):
+    return f"{n / 1e6:.0f} MB" if n >= 10e6 else f"{n / 1e6:.1f} MB"
+
+
+def cell(result, prefs_time):
+    if isinstance(result, str):
+        return result
+    if result.error:
+        return "failed: " + result.error.splitlines()[0][:80]
+    ratio = result.median / prefs_time if prefs_time else float("nan")
+    return f"{seconds(result.median)}, {mb(result.peak)} (**{ratio:.1f}x**)"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--prefs", default=os.path.join(ROOT, ".build", "release", "prefs"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "bench-out"))
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--tiny-reps", type=int, default=20)
+    args = parser.parse_args()
+
+    global OUT_TMP
+    OUT_TMP = os.path.join(args.out, "tmp")
+    os.makedirs(OUT_TMP, exist_ok=True)
+    prefs = os.path.abspath(args.prefs)
+    if not os.access(prefs, os.X_OK):
+        sys.exit(f"bench: no prefs binary at {prefs} (run: swift build -c release --product prefs)")
+    # The interpreter itself, never a shim (pyenv's python3 is a shell script).
+    python = os.path.realpath(sys.executable)
+    plutil = find_plutil()
+    plistutil = shutil.which("plistutil")
+    problem = python_peer_problem(python)
+
+    started = time.time()
+    print("Generating the domains (deterministic, seeded)…", flush=True)
+    paths = prepare(prefs, python, os.path.join(args.out, "data"))
+    sizes = {key: os.path.getsize(path) for key, path in paths.items()}
+
+    lines = []
+    say = lambda text="": (print(text, flush=True), lines.append(text))
+
+    commit = version(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except Exception:
+        pass
+    say("# prefs benchmark")
+    say()
+    say(f"- machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}")
+    say(f"- prefs: {os.path.relpath(prefs, ROOT)} (commit {commit})")
+    say(f"- python: {platform.python_version()} (the interpreter itself, not a shim), "
+        f"PyYAML with libyaml: {'no' if problem else 'yes'}")
+    say(f"- plutil: {plutil or 'missing'}")
+    say(f"- plistutil: {(plistutil + ' (' + version([plistutil, '-v']) + ')') if plistutil else 'missing'}")
+    say(f"- domain: {sizes['xml'] / 1e6:.1f} MB XML plist ({sizes['binary'] / 1e6:.1f} MB binary, "
+        f"{sizes['yaml'] / 1e6:.1f} MB YAML, {sizes['json'] / 1e6:.1f} MB JSON); about 200,000 values; "
+        f"date- and data-free variant {sizes['plain_xml'] / 1e6:.1f} MB; tiny: the tutorial's three keys "
+        f"({sizes['tiny_xml']} bytes)")
+    say(f"- {args.reps} runs per tool on the big domain, {args.tiny_reps} on the tiny one; "
+        "median wall time, peak RSS; (Nx) = peer time / prefs time")
+    say()
+    say("| conversion | prefs | RSS / input | python (plistlib + PyYAML/libyaml) | plutil | plistutil |")
+    say("|---|---|---|---|---|---|")
+
+    rows = {}
+    for name, source, tools in cases(paths, prefs, python, plutil, plistutil, problem) + tiny_cases(
+        paths, prefs, python, plutil, plistutil, problem
+    ):
+        reps = args.tiny_reps if name.startswith("tiny") else args.reps
+        results = measure(tools, reps)
+        rows[name] = results
+        mine = results["prefs"]
+        if mine.error:
+            say(f"| {name} | failed: {mine.error} | | | | |")
+            continue
+        t = mine.median
+        rss = f"{mine.peak / sizes[source]:.1f}x" if not name.startswith("tiny") else mb(mine.peak)
+        peers = [cell(results[p], t) if p in results else "" for p in PEERS]
+        say(f"| {name} | {seconds(t)}, {mb(mine.peak)} | {rss} | " + " | ".join(peers) + " |")
+
+    # Scaling: the same directions on a domain twice as large.
+    say()
+    say("Doubling the domain (prefs only):")
+    say()
+    say("| conversion | 1x | 2x | time 2x / 1x | RSS / input at 2x |")
+    say("|---|---|---|---|---|")
+    scaling = {}
+    for name, src, fmt, ext, key in [
+        ("XML → YAML", "xml2", "yaml", "yaml", "xml"),
+        ("YAML → XML", "yaml2", "xml", "plist", "yaml"),
+        ("binary → YAML", "binary2", "yaml", "yaml", "binary"),
+        ("XML → JSON", "xml2", "json", "json", "xml"),
+        ("JSON → XML", "json2", "xml", "plist", "json"),
+        ("XML → binary", "xml2", "binary", "bplist", "xml"),
+        ("binary → XML", "binary2", "xml", "plist", "binary"),
+    ]:
+        result = measure({"prefs": [prefs, "convert", paths[src], "--to", fmt, "-o", os.path.join(OUT_TMP, "x2." + ext)]}, args.reps)["prefs"]
+        one = rows[name]["prefs"]
+        if result.error or one.error:
+            say(f"| {name} | | failed | | |")
+            continue
+        scaling[name] = result.median / one.median
+        say(f"| {name} | {seconds(one.median)} | {seconds(result.median)} | {scaling[name]:.2f}x | "
+            f"{result.peak / sizes[src]:.1f}x |")
+
+    # The targets of the issue, judged from the numbers above.
+    say()
+    say("Targets:")
+    say()
+
+    def ratio(row, peer):
+        r = rows.get(row, {}).get(peer)
+        mine = rows.get(row, {}).get("prefs")
+        if not isinstance(r, Result) or r.error or not r.times or mine.error:
+            return None
+        return r.median / mine.median
+
+    def judge(text, value, goal):
+        if value is None:
+            say(f"- {text}: not measured (peer missing or failed)")
+        else:
+            say(f"- {text}: {value:.1f}x, {'met' if value >= goal else 'MISSED'}")
+
+    judge("XML → YAML ≥ 10x python", ratio("XML → YAML", "python"), 10)
+    judge("binary → YAML ≥ 10x python", ratio("binary → YAML", "python"), 10)
+    judge("YAML → XML ≥ 10x python", ratio("YAML → XML", "python"), 10)
+    judge("XML → JSON ≥ 5x python", ratio("XML → JSON", "python"), 5)
+    judge("XML → JSON ≥ 2x plutil (no dates/data)", ratio("XML → JSON (no dates/data)", "plutil"), 2)
+    judge("XML → binary ≥ 10x plistutil", ratio("XML → binary", "plistutil"), 10)
+    judge("binary → XML no slower than plistutil", ratio("binary → XML", "plistutil"), 1)
+    judge("tiny domain end to end ≥ 10x python", ratio("tiny: XML → YAML", "python"), 10)
+    worst_rss = max(
+        (rows[n]["prefs"].peak / sizes[s], n)
+        for n, s, _ in cases(paths, prefs, python, plutil, plistutil, problem)
+        if not rows[n]["prefs"].error
+    )
+    say(f"- peak RSS < 5x input: worst {worst_rss[0]:.1f}x ({worst_rss[1]}), {'met' if worst_rss[0] < 5 else 'MISSED'}")
+    if scaling:
+        worst = max((v, n) for n, v in scaling.items())
+        say(f"- doubling the input ≤ ~2.2x the time: worst {worst[0]:.2f}x ({worst[1]}), "
+            f"{'met' if worst[0] <= 2.2 else 'MISSED'}")
+    say()
+    say(f"({time.time() - started:.0f} s in all; reproduce with `make bench`)")
+
+    with open(os.path.join(args.out, "results.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"\nwritten to {os.path.join(args.out, 'results.md')}")
+    shutil.rmtree(OUT_TMP, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
