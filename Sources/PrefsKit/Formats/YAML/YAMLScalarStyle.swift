@@ -36,6 +36,11 @@ enum YAMLScalarStyle: Equatable {
     var result = Analysis()
     let n = s.count
     guard n > 0 else { return result }
+    if isOrdinaryASCII(s) {
+      result.plainAllowed = true
+      result.literalAllowed = true
+      return result
+    }
     var blockIndicators = false
     var special = false
     var lineBreaks = false
@@ -118,6 +123,29 @@ enum YAMLScalarStyle: Equatable {
     result.literalAllowed = !(trailingSpace || spaceBreak || special || oddBreaks)
     return result
   }
+
+  /// The common case, decided in one pass: printable ASCII without `:` or `#`, not
+  /// starting with an indicator or a space, not ending with a space, and not a
+  /// document marker. Such a string may be plain as far as libyaml is concerned.
+  private static func isOrdinaryASCII(_ s: Bytes) -> Bool {
+    let first = s[0]
+    guard first > 0x20, first < 0x7F, !startIndicators[Int(first)], s[s.count - 1] != 0x20 else { return false }
+    for c in s where c < 0x20 || c > 0x7E || c == UInt8(ascii: ":") || c == UInt8(ascii: "#") {
+      return false
+    }
+    // `---` and `...` at the start mark documents.
+    return
+      !(s.count >= 3 && (first == UInt8(ascii: "-") || first == UInt8(ascii: ".")) && s[1] == first
+      && s[2] == first)
+  }
+
+  /// Bytes that may not start a plain scalar (or only when followed by a space, for
+  /// `?`, `:` and `-`, which the general analysis handles).
+  private static let startIndicators: [Bool] = {
+    var table = [Bool](repeating: false, count: 256)
+    for c in "#,[]{}&*!|>'\"%@`?:-" { table[Int(c.asciiValue!)] = true }
+    return table
+  }()
 
   private static func width(_ lead: UInt8) -> Int {
     lead & 0x80 == 0
