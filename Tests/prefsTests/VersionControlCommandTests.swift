@@ -295,3 +295,57 @@ import Testing
     #expect(try TestSupport.prefs(["read", "com.example.app", "a"], store: store).stdout == "1\n")
   }
 }
+
+/// What only shows on a terminal: colour in diffs and progress of long work.
+@Suite struct TerminalOutputTests {
+  /// Runs `prefs` under `script`, which gives it a pseudo-terminal; nil without `script`.
+  func onTerminal(_ arguments: [String], environment extra: [String: String] = [:]) throws -> String? {
+    guard let script = TestSupport.executable(named: "script") else {
+      print("note: script(1) is not installed; skipping the terminal output tests")
+      return nil
+    }
+    let command = ([TestSupport.prefsBinary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = nil
+    for (key, value) in extra { environment[key] = value }
+    return try TestSupport.run(script, ["-qc", command, "/dev/null"], environment: environment).stdout
+  }
+
+  @Test func diffIsColouredOnATerminalUnlessNO_COLOR() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let a = folder.appendingPathComponent("a.json").path
+    let b = folder.appendingPathComponent("b.json").path
+    try Data(#"{"a": 1, "b": 1}"#.utf8).write(to: URL(fileURLWithPath: a))
+    try Data(#"{"a": 2, "c": 1}"#.utf8).write(to: URL(fileURLWithPath: b))
+    guard let coloured = try onTerminal(["diff", a, b]) else { return }
+    #expect(coloured.contains("\u{1B}[33m~ a: 1 -> 2\u{1B}[0m"))
+    #expect(coloured.contains("\u{1B}[31m- b: 1\u{1B}[0m"))
+    #expect(coloured.contains("\u{1B}[32m+ c: 1\u{1B}[0m"))
+    let plain = try onTerminal(["diff", a, b], environment: ["NO_COLOR": "1"])
+    #expect(plain?.contains("\u{1B}[") == false)
+    // And never in a pipe.
+    #expect(!(try TestSupport.prefs(["diff", a, b], environment: ["NO_COLOR": ""]).stdout.contains("\u{1B}[")))
+  }
+
+  @Test func bulkExportShowsProgressOnATerminalOnly() throws {
+    let store = try TestSupport.temporaryFolder()
+    let backup = try TestSupport.temporaryFolder()
+    defer {
+      try? FileManager.default.removeItem(at: store)
+      try? FileManager.default.removeItem(at: backup)
+    }
+    for name in ["com.example.one", "com.example.two"] {
+      _ = try TestSupport.prefs(["write", name, "k", "v"], store: store)
+    }
+    guard
+      let shown = try onTerminal(
+        ["export", "--all", "-o", backup.path], environment: ["PREFS_DEFAULTS_DIR": store.path])
+    else { return }
+    #expect(shown.contains("[1/2] com.example.one"))
+    #expect(shown.contains("exported 2 domains to \(backup.path)"))
+    let piped = try TestSupport.prefs(["export", "--all", "-o", backup.path], store: store)
+    #expect(piped.status == 0)
+    #expect(piped.stderr == "")
+  }
+}

@@ -61,7 +61,10 @@ enum Diff {
 
   /// Colour on a terminal only, and never with NO_COLOR.
   static func colorize(_ text: String, unified: Bool) -> String {
-    guard isatty(1) == 1, ProcessInfo.processInfo.environment["NO_COLOR"] == nil, !text.isEmpty else { return text }
+    // NO_COLOR counts when present and not empty (no-color.org).
+    guard isatty(1) == 1, (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty, !text.isEmpty else {
+      return text
+    }
     return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       let color: String? =
         switch line.first {
