@@ -1,11 +1,13 @@
-# The README's commands: `make demo` and `make test` (plus `make bench`).
+# The README's commands: `make demo` and `make test` (plus `make bench` and `make fuzz`).
 SWIFT ?= swift
 PREFIX ?= /usr/local
 # Use sudo for apt only when not root and sudo exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null && echo sudo)
 PREFS := .build/release/prefs
+# Seconds each fuzz target runs for.
+FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test-deps build demo test install uninstall format lint-format clean
+.PHONY: all deps test-deps build demo test fuzz install uninstall format lint-format clean
 
 all: build
 
@@ -46,6 +48,11 @@ test: test-deps
 	@# The Python cross-checks use PyYAML and ruamel.yaml when they can be had; they skip visibly otherwise.
 	-@python3 -c 'import yaml, ruamel.yaml' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check pyyaml ruamel.yaml >/dev/null 2>&1 || true
 	$(SWIFT) test
+
+# Runs each libFuzzer target (Fuzz/Targets) for FUZZ_SECONDS; crash inputs are kept in
+# .build/fuzz/crashes/ for Tests/Fixtures/fuzz/. Not part of `make test`.
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh $(FUZZ_TARGETS)
 
 # Installs the binary, the manual page and the shell completions under PREFIX.
 install: build
