@@ -117,9 +117,11 @@ public enum AtomicFile {
 
 /// Reading whole inputs, with errors in the one grammar.
 public enum InputFile {
-  /// The bytes of `path`, or of standard input for `-`.
-  public static func read(_ path: String) throws -> Data {
-    if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+  /// The bytes of `path`, or of standard input for `-`, refusing more than
+  /// `limit` bytes: a regular file by its size before reading, a pipe once it has
+  /// sent that much.
+  public static func read(_ path: String, limit: Int = ReadOptions().maxInputBytes) throws -> Data {
+    if path == "-" { return try readLimited(FileHandle.standardInput, path: path, limit: limit) }
     var info = stat()
     guard stat(path, &info) == 0 else {
       let code = errno
@@ -132,10 +134,30 @@ public enum InputFile {
       throw PrefsError(.noInput, "cannot open: \(String(cString: strerror(errno)).lowercased())", file: path)
     }
     defer { try? handle.close() }
+    if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limit {
+      throw PrefsError(
+        .badInput, "input of \(info.st_size) bytes is larger than the limit of \(limit) bytes", file: path)
+    }
+    return try readLimited(handle, path: path, limit: limit, expected: Int(info.st_size))
+  }
+
+  private static func readLimited(_ handle: FileHandle, path: String, limit: Int, expected: Int = 0) throws -> Data {
+    var data = Data()
+    // A regular file's size is known: one allocation, not a doubling series.
+    if expected > 0 { data.reserveCapacity(expected + 1) }
     do {
-      return try handle.readToEnd() ?? Data()
+      while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+        data.append(chunk)
+        if data.count > limit {
+          throw PrefsError(
+            .badInput, "input of more than \(limit) bytes is larger than the limit of \(limit) bytes", file: path)
+        }
+      }
+    } catch let error as PrefsError {
+      throw error
     } catch {
       throw PrefsError(.io, "read failed: \(error.localizedDescription)", file: path)
     }
+    return data
   }
 }

@@ -9,11 +9,12 @@ enum Documents {
   static func read(_ path: String, arguments: ParsedArguments, console: Console) throws -> (PrefValue, Format) {
     let name = displayName(path)
     do {
-      let data = try InputFile.read(path)
+      let options = try arguments.readOptions()
+      let data = try InputFile.read(path, limit: options.maxInputBytes)
       let warnings = Warnings()
       let result = try Format.read(
         data, declared: try arguments.inputFormat(), path: path == "-" ? nil : path,
-        options: try arguments.readOptions(), warnings: warnings)
+        options: options, warnings: warnings)
       console.report(warnings, file: name)
       return result
     } catch let error as PrefsError {

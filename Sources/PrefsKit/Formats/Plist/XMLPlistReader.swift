@@ -37,7 +37,9 @@ struct XMLPlistReader {
   /// and no other encoding declared).
   static func canRead(_ data: Data) -> Bool {
     let head = data.prefix(256)
-    if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.contains(0) {
+    // UTF-16 or UTF-32 without a byte order mark has a NUL among the first bytes of
+    // `<?xml`; a NUL later on is an error for the native reader to report.
+    if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.prefix(4).contains(0) {
       return false
     }
     let text = String(decoding: head, as: UTF8.self)
@@ -157,6 +159,9 @@ struct XMLPlistReader {
   }
 
   private func integer(_ text: String, at tag: Tag) throws -> PrefValue {
+    guard text.utf8.count <= TextForms.maxNumberLength else {
+      throw error(TextForms.numberTooLong(text.utf8.count), at: tag.start)
+    }
     var digits = Substring(text)
     let negative = digits.first == "-"
     if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
@@ -183,6 +188,9 @@ struct XMLPlistReader {
   }
 
   private func real(_ text: String, at tag: Tag) throws -> PrefValue {
+    guard text.utf8.count <= TextForms.maxNumberLength else {
+      throw error(TextForms.numberTooLong(text.utf8.count), at: tag.start)
+    }
     // Foundation skips leading white space, nothing else.
     let trimmed = text.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
     switch trimmed.lowercased() {
@@ -270,7 +278,7 @@ struct XMLPlistReader {
     var buffer: [UInt8] = []
     var runStart = i
     while true {
-      guard let lt = findTextEnd() else { throw error("unterminated <\(tag.name)>", at: tag.start) }
+      guard let lt = try findTextEnd() else { throw error("unterminated <\(tag.name)>", at: tag.start) }
       if bytes[lt] == UInt8(ascii: "&") {
         buffer.append(contentsOf: bytes[runStart..<lt])
         i = lt
@@ -304,12 +312,16 @@ struct XMLPlistReader {
     return text
   }
 
-  /// The next `<` or `&` from the current position.
-  private func findTextEnd() -> Int? {
+  /// The next `<` or `&` from the current position. A control character other
+  /// than tab, line feed and carriage return (XML 1.0 allows no other) is an error.
+  private func findTextEnd() throws -> Int? {
     var p = i
     while p < bytes.count {
       let b = bytes[p]
       if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") { return p }
+      if b < 0x20, b != 0x09, b != 0x0A, b != 0x0D {
+        throw error("control character U+\(String(format: "%04X", b)) is not allowed in XML", at: p)
+      }
       p += 1
     }
     return nil
