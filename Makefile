@@ -1,4 +1,4 @@
-# The README's commands: `make demo` and `make test` (plus `make bench`).
+# The README's commands: `make demo` and `make test` (plus `make bench` and `make fuzz`).
 SWIFT ?= swift
 PREFIX ?= /usr/local
 # Use sudo for apt only when not root and sudo exists.
@@ -7,8 +7,10 @@ PREFS := .build/release/prefs
 # The Swift runtime and Foundation linked in: a command starts in about half the time
 # (no dynamic loading and relocation of a dozen shared libraries).
 RELEASE := -c release --product prefs --static-swift-stdlib
+# Seconds each fuzz target runs for.
+FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test-deps build demo test bench install uninstall format lint-format clean
+.PHONY: all deps test-deps build demo test bench fuzz install uninstall format lint-format clean
 
 all: build
 
@@ -60,6 +62,11 @@ bench: deps
 		|| echo "plistutil could not be installed: it is reported as missing"
 	-@python3 -c 'import yaml; yaml.CSafeLoader' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check pyyaml >/dev/null 2>&1 || true
 	@"$$(python3 -c 'import sys; print(sys.executable)')" Benchmarks/bench.py
+
+# Runs each libFuzzer target (Fuzz/Targets) for FUZZ_SECONDS; crash inputs are kept in
+# .build/fuzz/crashes/ for Tests/Fixtures/fuzz/. Not part of `make test`.
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh $(FUZZ_TARGETS)
 
 # Installs the binary, the manual page and the shell completions under PREFIX.
 install: build

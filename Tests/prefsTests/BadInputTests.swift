@@ -93,6 +93,24 @@ import Testing
     Case(
       name: "duplicate key in XML", file: "k.plist",
       bytes: text("<plist><dict><key>a</key><true/><key>a</key><false/></dict></plist>"), status: 65, message: ":1:"),
+    Case(
+      name: "invalid UTF-8 in XML plist", file: "u8.plist",
+      bytes: text("<plist><string>") + [0xFF, 0xFE] + text("</string></plist>"), status: 65, message: ":"),
+    Case(
+      name: "NUL byte in XML plist", file: "n.plist", bytes: text("<plist><string>a") + [0] + text("</string></plist>"),
+      status: 65, message: ":1:"),
+    Case(
+      name: "2,000-digit number in JSON", file: "long.json",
+      bytes: text("[" + String(repeating: "7", count: 2000) + "]"),
+      status: 65, message: ":1:2: number of 2000 characters is longer than the limit of 1024"),
+    Case(
+      name: "2,000-digit real in YAML", file: "long.yaml",
+      bytes: text("a: 0." + String(repeating: "7", count: 1998) + "\n"),
+      status: 65, message: ":1:4: number of 2000 characters is longer than the limit of 1024"),
+    Case(
+      name: "2,000-digit real in XML plist", file: "long.plist",
+      bytes: text("<plist><real>" + String(repeating: "7", count: 2000) + "</real></plist>"), status: 65,
+      message: ":1:8: number of 2000 characters is longer than the limit of 1024"),
     Case(name: "empty JSON", file: "empty.json", bytes: [], status: 65, message: ":1:1: empty input"),
     Case(name: "empty YAML", file: "empty.yaml", bytes: [], status: 65, message: ":1:1: empty document"),
     Case(name: "empty plist", file: "empty.plist", bytes: [], status: 65, message: ""),
@@ -130,6 +148,35 @@ import Testing
         [0xEF, 0xBB, 0xBF]
           + Self.text("<?xml version=\"1.0\"?>\r\n<plist><dict><key>a</key><integer>1</integer></dict></plist>\r\n")))
     #expect(xml.stdout == #"{"a":1}"# + "\n", "\(xml.stderr)")
+  }
+
+  @Test func anInputOverOneGiBIsRefusedBeforeReading() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A sparse file: its size is checked before a byte is read.
+    let input = folder.appendingPathComponent("huge.json").path
+    #expect(FileManager.default.createFile(atPath: input, contents: nil))
+    #expect(truncate(input, (1 << 30) + 1) == 0)
+    let output = folder.appendingPathComponent("out.yaml").path
+    let result = try TestSupport.prefs(["convert", input, "-o", output])
+    #expect(result.status == 65)
+    #expect(
+      result.stderr
+        == "prefs: error: \(input): input of 1073741825 bytes is larger than the limit of 1073741824 bytes\n")
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+
+  @Test func aDateNoTextCanHoldIsRefusedAndNoOutputWritten() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = TestSupport.packageRoot.appendingPathComponent(
+      "Tests/Fixtures/fuzz/binary/date-out-of-text-range.bplist")
+    let output = folder.appendingPathComponent("out.json").path
+    let result = try TestSupport.prefs(["convert", input.path, "-o", output])
+    #expect(result.status == 65)
+    #expect(result.stderr.hasPrefix("prefs: error: \(output): date "), "\(result.stderr)")
+    #expect(result.stderr.contains("has no exact ISO 8601 form"))
+    #expect(!FileManager.default.fileExists(atPath: output))
   }
 
   @Test func aDirectoryAsInputExits66() throws {

@@ -46,7 +46,7 @@ public struct FileDomain: PreferenceDomain {
       if errno == ENOENT { return nil }
       throw PrefsError(.io, String(cString: strerror(errno)).lowercased(), file: path)
     }
-    let data = try InputFile.read(path)
+    let data = try InputFile.read(path, limit: options.maxInputBytes)
     // An empty file holds nothing to lose: it reads as an empty domain.
     if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
       return (PrefDictionary(), newFileFormat, data)

@@ -18,6 +18,15 @@ public struct ReadOptions: Sendable {
   public var maxDepth = 512
   /// The most nodes that YAML aliases may expand to, in all.
   public var maxAliasExpansion = 1_000_000
+  /// The largest input read, in bytes (1 GiB). Checked before parsing, and for a
+  /// file before reading it, so that memory stays proportional to what is accepted.
+  public var maxInputBytes = 1 << 30
+
+  /// The error for an input of `size` bytes, when that is over ``maxInputBytes``.
+  public func sizeError(_ size: Int) -> PrefsError? {
+    guard size > maxInputBytes else { return nil }
+    return PrefsError(.badInput, "input of \(size) bytes is larger than the limit of \(maxInputBytes) bytes")
+  }
 
   public init(dropNulls: Bool = false, yamlVersion: YAMLVersion = .v1_2) {
     self.dropNulls = dropNulls

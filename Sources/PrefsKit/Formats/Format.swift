@@ -108,6 +108,7 @@ extension Format {
     _ data: Data, declared: Format? = nil, path: String? = nil, options: ReadOptions = ReadOptions(),
     warnings: Warnings = Warnings()
   ) throws -> (value: PrefValue, format: Format) {
+    if let error = options.sizeError(data.count) { throw error }
     if var format = declared ?? path.flatMap(forPath) {
       if format.isPlist, let sniffed = sniffPlist(data) { format = sniffed }
       return (try format.codec.read(data, options: options, warnings: warnings), format)

@@ -117,9 +117,11 @@ public enum AtomicFile {
 
 /// Reading whole inputs, with errors in the one grammar.
 public enum InputFile {
-  /// The bytes of `path`, or of standard input for `-`.
-  public static func read(_ path: String) throws -> Data {
-    if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+  /// The bytes of `path`, or of standard input for `-`, refusing more than
+  /// `limit` bytes: a regular file by its size before reading, a pipe once it has
+  /// sent that much.
+  public static func read(_ path: String, limit: Int = ReadOptions().maxInputBytes) throws -> Data {
+    if path == "-" { return try readAll(from: 0, path: path, limit: limit, expected: 0) }
     var info = stat()
     guard stat(path, &info) == 0 else {
       let code = errno
@@ -128,14 +130,23 @@ public enum InputFile {
         code == EACCES ? .noInput : .io, String(cString: strerror(code)).lowercased(), file: path)
     }
     if (info.st_mode & S_IFMT) == S_IFDIR { throw PrefsError(.noInput, "is a directory", file: path) }
-    let fd = open(path, O_RDONLY)
+    if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limit {
+      throw PrefsError(
+        .badInput, "input of \(info.st_size) bytes is larger than the limit of \(limit) bytes", file: path)
+    }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       throw PrefsError(.noInput, "cannot open: \(String(cString: strerror(errno)).lowercased())", file: path)
     }
     defer { close(fd) }
-    // One buffer of the file's size, filled by read(2): no chunk list, no copies.
-    // Files that grow, or report no size (/proc, pipes), get more room as needed.
-    var data = Data(count: max(Int(info.st_size), 0) + 1)
+    return try readAll(from: fd, path: path, limit: limit, expected: Int(info.st_size))
+  }
+
+  /// Everything `fd` gives until its end, in one buffer of the expected size filled
+  /// by read(2): no chunk list, no copies. Inputs that grow, or report no size
+  /// (pipes, /proc), get more room as needed, up to `limit`.
+  private static func readAll(from fd: Int32, path: String, limit: Int, expected: Int) throws -> Data {
+    var data = Data(count: max(expected, 0) + 1)
     var length = 0
     while true {
       if length == data.count { data.count += max(data.count, 1 << 16) }
@@ -148,6 +159,10 @@ public enum InputFile {
       }
       if n == 0 { break }
       length += n
+      if length > limit {
+        throw PrefsError(
+          .badInput, "input of more than \(limit) bytes is larger than the limit of \(limit) bytes", file: path)
+      }
     }
     data.count = length
     return data

@@ -3,6 +3,18 @@ import Foundation
 /// The exact text forms of reals and dates that every text format writes and reads
 /// (DESIGN.md section 4), in one place so that JSON, YAML and the command line agree.
 public enum TextForms {
+  // MARK: Numbers
+
+  /// The longest number literal any reader accepts, in characters. A real needs at
+  /// most 17 significant digits; a longer literal is only ever an attack, and
+  /// converting a 100 MB one costs seconds.
+  public static let maxNumberLength = 1024
+
+  /// The error text for a number literal of `length` characters.
+  static func numberTooLong(_ length: Int) -> String {
+    "number of \(length) characters is longer than the limit of \(maxNumberLength)"
+  }
+
   // MARK: Reals
 
   /// A finite real as text that always carries a `.` and, when it has one, a signed
@@ -45,8 +57,10 @@ public enum TextForms {
     let fraction = t - whole
     for digits in 1...17 {
       let scale = pow(10.0, Double(digits))
-      var scaled = (fraction * scale).rounded()
-      if scaled >= scale { scaled = scale - 1 }
+      let scaled = (fraction * scale).rounded()
+      // Rounding up to a whole second is no candidate (and `scale - 1` is not even
+      // a Double at 17 digits).
+      if scaled >= scale { continue }
       var digitsText = String(Int64(scaled))
       digitsText = String(repeating: "0", count: digits - digitsText.count) + digitsText
       let candidate = base + "." + digitsText + "Z"
@@ -54,9 +68,30 @@ public enum TextForms {
         return candidate
       }
     }
-    // The fraction cannot be written exactly in 17 digits (cannot happen for a
-    // finite Double in range); fall back to the longest form tried.
+    // A date within 1e-17 s after a whole second (a tiny offset from the reference
+    // date) needs more digits: the exact decimal expansion of the fraction reads back.
+    if fraction > 0, fraction < 1e-17 {
+      var exact = String(format: "%.1080f", fraction).drop(while: { $0 != "." }).dropFirst()
+      while exact.last == "0" { exact = exact.dropLast() }
+      let candidate = base + "." + exact + "Z"
+      if let back = parseDate(candidate), back.timeIntervalSinceReferenceDate.bitPattern == t.bitPattern {
+        return candidate
+      }
+    }
+    // No text form reads back exactly (`-0.0`, or just below a whole second by less
+    // than the spacing of Doubles near 1); ``exactDate(_:)`` reports these.
     return base + "." + String(Int64((fraction * 1e17).rounded())) + "Z"
+  }
+
+  /// The text of `date` when it reads back to exactly the same `Double`, else `nil`:
+  /// not finite, outside the years 0000-9999, `-0.0`, or a fraction no ISO 8601 text
+  /// can carry. Text writers refuse such a date rather than change it.
+  public static func exactDate(_ date: Date) -> String? {
+    let text = Self.date(date)
+    guard let back = parseDate(text),
+      back.timeIntervalSinceReferenceDate.bitPattern == date.timeIntervalSinceReferenceDate.bitPattern
+    else { return nil }
+    return text
   }
 
   /// Reads an ISO 8601 date-time: `YYYY-MM-DD`, optionally followed by `T` or `t` or

@@ -9,7 +9,8 @@ enum Documents {
   static func read(_ path: String, arguments: ParsedArguments, console: Console) throws -> (PrefValue, Format) {
     let name = displayName(path)
     do {
-      let data = try InputFile.read(path)
+      let options = try arguments.readOptions()
+      let data = try InputFile.read(path, limit: options.maxInputBytes)
       // Large conversions say what they are doing, on a terminal only.
       let progress = data.count >= ProgressLine.largeInput ? ProgressLine(total: 1) : nil
       progress?.show("reading \(name) (\(ProgressLine.size(data.count)))…")
@@ -17,7 +18,7 @@ enum Documents {
       let warnings = Warnings()
       let result = try Format.read(
         data, declared: try arguments.inputFormat(), path: path == "-" ? nil : path,
-        options: try arguments.readOptions(), warnings: warnings)
+        options: options, warnings: warnings)
       console.report(warnings, file: name)
       keptUntilExit.append(result.0)
       return result

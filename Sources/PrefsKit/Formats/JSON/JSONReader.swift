@@ -280,6 +280,7 @@ struct JSONReader {
       guard i < bytes.count, isDigit(bytes[i]) else { throw error("a number needs digits in its exponent", at: i) }
       while i < bytes.count, isDigit(bytes[i]) { i += 1 }
     }
+    guard i - start <= TextForms.maxNumberLength else { throw error(TextForms.numberTooLong(i - start), at: start) }
     let text = Substring(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
     if isReal {
       guard let real = TextForms.parseReal(text) else {

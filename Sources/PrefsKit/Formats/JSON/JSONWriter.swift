@@ -29,7 +29,9 @@ struct JSONWriter {
         try typed("$real", string: nonFiniteName(r))
       }
     case .date(let d):
-      let text = TextForms.date(d)
+      guard let text = TextForms.exactDate(d) else {
+        throw PrefsError(.badInput, "date \(TextForms.date(d)) at \(pathText) has no exact ISO 8601 form")
+      }
       if options.plainJSON { try writeString(text) } else { try typed("$date", string: text) }
     case .data(let d):
       if options.expandData, !options.plainJSON, let (kind, embedded) = EmbeddedData.expand(d) {

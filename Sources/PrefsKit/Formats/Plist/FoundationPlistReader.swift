@@ -16,6 +16,11 @@ enum FoundationPlistReader {
   /// Reads `data` (XML or OpenStep) and converts it.
   static func read(_ data: Data, isXML: Bool, maxDepth: Int) throws -> PrefValue {
     if isXML { try refuseEntityDeclarations(data) }
+    // Foundation's binary reader crashes on some broken files (a set it cannot
+    // bridge): binary plists are only ever read by the native reader.
+    guard !data.starts(with: BinaryPlistReader.magic) else {
+      throw PrefsError.badInput("a binary plist is read by the binary reader, not as text", offset: 0)
+    }
     let object: Any
     do {
       object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

@@ -36,7 +36,9 @@ struct XMLPlistReader {
   /// and no other encoding declared).
   static func canRead(_ data: Data) -> Bool {
     let head = data.prefix(256)
-    if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.contains(0) {
+    // UTF-16 or UTF-32 without a byte order mark has a NUL among the first bytes of
+    // `<?xml`; a NUL later on is an error for the native reader to report.
+    if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.prefix(4).contains(0) {
       return false
     }
     let text = String(decoding: head, as: UTF8.self)
@@ -203,6 +205,9 @@ private struct XMLPlistParser {
   }
 
   private func integer(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
+    guard t.count <= TextForms.maxNumberLength else {
+      throw error(TextForms.numberTooLong(t.count), at: tag.start)
+    }
     var p = 0
     let end = t.count
     let negative = p < end && t[p] == UInt8(ascii: "-")
@@ -248,6 +253,9 @@ private struct XMLPlistParser {
   }
 
   private func real(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
+    guard t.count <= TextForms.maxNumberLength else {
+      throw error(TextForms.numberTooLong(t.count), at: tag.start)
+    }
     // Foundation skips leading white space, nothing else.
     var p = 0
     while p < t.count, isSpace(t[p]) { p += 1 }
@@ -375,7 +383,7 @@ private struct XMLPlistParser {
   /// consuming it and the close tag; `nil`, consuming nothing, otherwise.
   private mutating func simpleText(of tag: Tag) throws -> Range<Int>? {
     if tag.selfClosing { return i..<i }
-    guard let lt = findTextEnd(), bytes[lt] == UInt8(ascii: "<"), !starts("<!", at: lt) else {
+    guard let lt = try findTextEnd(), bytes[lt] == UInt8(ascii: "<"), !starts("<!", at: lt) else {
       return nil
     }
     let range = i..<lt
@@ -389,7 +397,7 @@ private struct XMLPlistParser {
   private mutating func text(of tag: Tag) throws -> String {
     if tag.selfClosing { return "" }
     // Nearly all text is plain: make the string straight from the input.
-    if let lt = findTextEnd(), bytes[lt] == UInt8(ascii: "<"), !starts("<!", at: lt) {
+    if let lt = try findTextEnd(), bytes[lt] == UInt8(ascii: "<"), !starts("<!", at: lt) {
       let run = UnsafeBufferPointer(rebasing: bytes[i..<lt])
       i = lt
       try closeTag(tag)
@@ -401,7 +409,7 @@ private struct XMLPlistParser {
     var buffer: [UInt8] = []
     var runStart = i
     while true {
-      guard let lt = findTextEnd() else {
+      guard let lt = try findTextEnd() else {
         throw error("unterminated <\(name(tag))>", at: tag.start)
       }
       if bytes[lt] == UInt8(ascii: "&") {
@@ -437,12 +445,16 @@ private struct XMLPlistParser {
     return text
   }
 
-  /// The next `<` or `&` from the current position.
-  private func findTextEnd() -> Int? {
+  /// The next `<` or `&` from the current position. A control character other
+  /// than tab, line feed and carriage return (XML 1.0 allows no other) is an error.
+  private func findTextEnd() throws -> Int? {
     var p = i
     while p < bytes.count {
       let b = bytes[p]
       if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") { return p }
+      if b < 0x20, b != 0x09, b != 0x0A, b != 0x0D {
+        throw error("control character U+\(String(format: "%04X", b)) is not allowed in XML", at: p)
+      }
       p += 1
     }
     return nil

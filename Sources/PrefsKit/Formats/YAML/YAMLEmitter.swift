@@ -97,6 +97,9 @@ final class YAMLEmitter {
         throw PrefsError(
           .badInput, "date \(text) is outside the years 0000-9999 that YAML timestamps can hold")
       }
+      guard TextForms.exactDate(d) != nil else {
+        throw PrefsError(.badInput, "date \(text) has no exact ISO 8601 form")
+      }
       try scalar(text, tag: Self.timestampTag, style: YAML_PLAIN_SCALAR_STYLE)
     case .data(let d):
       if expandData, let (kind, embedded) = EmbeddedData.expand(d) {

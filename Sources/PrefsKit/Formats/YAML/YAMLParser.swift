@@ -299,8 +299,9 @@ struct YAMLParser {
     case .scalar(let value): return (.value(value), false)
     case .merge: return (.value(.string("<<")), keyPosition)
     case .invalid(let problem):
-      throw at.error(
-        "\(problem): \(String(decoding: bytes, as: UTF8.self))", hints: ["quote it to keep it as a string"])
+      // Quote at most 40 bytes of the scalar: the error stays one short line.
+      let shown = String(decoding: bytes.prefix(40), as: UTF8.self) + (bytes.count > 40 ? "…" : "")
+      throw at.error("\(problem): \(shown)", hints: ["quote it to keep it as a string"])
     }
   }
 

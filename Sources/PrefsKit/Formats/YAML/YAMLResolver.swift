@@ -335,6 +335,7 @@ enum YAMLResolver {
   private static func integer(
     digits: Slice<Bytes>, radix: UInt64, negative: Bool, underscores: Bool = false
   ) -> YAMLPlainReading {
+    guard digits.count <= TextForms.maxNumberLength else { return .invalid(TextForms.numberTooLong(digits.count)) }
     var value: UInt64 = 0
     var any = false
     for c in digits {
@@ -366,6 +367,7 @@ enum YAMLResolver {
 
   /// A finite decimal real through the shared text form reader; out of range is an error.
   private static func real(_ text: Bytes, removingUnderscores: Bool) -> YAMLPlainReading {
+    guard text.count <= TextForms.maxNumberLength else { return .invalid(TextForms.numberTooLong(text.count)) }
     let string: String
     if removingUnderscores, text.contains(UInt8(ascii: "_")) {
       string = String(decoding: text.filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)

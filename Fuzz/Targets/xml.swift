@@ -1,0 +1,14 @@
+import Foundation
+
+@testable import PrefsKit
+
+/// Native XML plist reader: whatever it accepts re-encodes and re-reads equal.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzXMLPlist(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
+  RoundTrip.run(bytes, count) { data in
+    guard XMLPlistReader.canRead(data) else { throw PrefsError(.badInput, "not UTF-8") }
+    var reader = XMLPlistReader(data, maxDepth: ReadOptions().maxDepth)
+    return (try reader.read(), .xml)
+  }
+  return 0
+}
