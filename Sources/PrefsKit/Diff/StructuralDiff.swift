@@ -5,7 +5,7 @@ public struct PrefChange: Sendable, Equatable {
   }
 
   public let kind: Kind
-  public let path: KeyPath
+  public let path: PrefKeyPath
   /// The value in the first input (nil when added).
   public let old: PrefValue?
   /// The value in the second input (nil when removed).
@@ -25,12 +25,12 @@ public enum StructuralDiff {
   /// matching `excluding` are not compared.
   public static func changes(from old: PrefValue, to new: PrefValue, excluding: [KeyGlob] = []) -> [PrefChange] {
     var result: [PrefChange] = []
-    compare(old, new, at: KeyPath(), excluding: excluding, into: &result)
+    compare(old, new, at: PrefKeyPath(), excluding: excluding, into: &result)
     return result
   }
 
   private static func compare(
-    _ old: PrefValue, _ new: PrefValue, at path: KeyPath, excluding: [KeyGlob], into result: inout [PrefChange]
+    _ old: PrefValue, _ new: PrefValue, at path: PrefKeyPath, excluding: [KeyGlob], into result: inout [PrefChange]
   ) {
     switch (old, new) {
     case (.dictionary(let a), .dictionary(let b)):

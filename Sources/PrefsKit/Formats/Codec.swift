@@ -1,10 +1,13 @@
 import Foundation
 
-/// How the YAML reader resolves plain (unquoted) scalars.
+/// How the YAML reader resolves plain (unquoted) scalars. The case names spell the
+/// version numbers, as `--yaml-version` takes them.
 public enum YAMLVersion: String, Sendable, CaseIterable {
   /// The YAML 1.2 core schema plus ISO 8601 timestamps (the default).
+  // swift-format-ignore: AlwaysUseLowerCamelCase
   case v1_2 = "1.2"
   /// YAML 1.1, as PyYAML-era tools wrote it: `yes`/`off` are booleans, `0755` is octal.
+  // swift-format-ignore: AlwaysUseLowerCamelCase
   case v1_1 = "1.1"
 }
 

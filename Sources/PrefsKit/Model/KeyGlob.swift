@@ -15,7 +15,7 @@ public struct KeyGlob: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether any of `globs` matches `path`.
-  public static func any(_ globs: [KeyGlob], match path: KeyPath) -> Bool {
+  public static func any(_ globs: [KeyGlob], match path: PrefKeyPath) -> Bool {
     guard !globs.isEmpty else { return false }
     let text = path.description
     return globs.contains { $0.matches(text) }
@@ -24,7 +24,7 @@ public struct KeyGlob: Sendable, Hashable, CustomStringConvertible {
 
 extension PrefValue {
   /// This value without the parts whose key paths match one of `globs`.
-  public func excluding(_ globs: [KeyGlob], at path: KeyPath = KeyPath()) -> PrefValue {
+  public func excluding(_ globs: [KeyGlob], at path: PrefKeyPath = PrefKeyPath()) -> PrefValue {
     guard !globs.isEmpty else { return self }
     switch self {
     case .dictionary(let dict):
@@ -48,7 +48,7 @@ extension PrefValue {
 
   /// The parts of this value whose key paths match one of `globs` (dictionaries
   /// only), as a sparse copy: what an import with `--exclude` must keep from the old domain.
-  public func onlyMatching(_ globs: [KeyGlob], at path: KeyPath = KeyPath()) -> PrefDictionary {
+  public func onlyMatching(_ globs: [KeyGlob], at path: PrefKeyPath = PrefKeyPath()) -> PrefDictionary {
     guard case .dictionary(let dict) = self else { return PrefDictionary() }
     var kept = PrefDictionary()
     for (key, value) in dict {

@@ -1,10 +1,10 @@
 /// Reading and changing values deep inside a ``PrefValue`` by key path, as
 /// `prefs get`, `set` and `remove` do (`plutil`'s `-extract`, `-replace`, `-remove`).
 extension PrefValue {
-  /// The value at `path` (text components, as ``KeyPath/parse(_:)`` gives them).
+  /// The value at `path` (text components, as ``PrefKeyPath/parse(_:)`` gives them).
   public func value(at path: [String]) throws -> PrefValue {
     var current = self
-    var walked = KeyPath()
+    var walked = PrefKeyPath()
     for part in path {
       let (next, step) = try current.child(part, at: walked)
       guard let next else { throw missing(part, at: walked) }
@@ -17,17 +17,17 @@ extension PrefValue {
   /// A copy with `newValue` at `path`. Missing dictionaries on the way are created
   /// when `createMissing`; an array index equal to the count appends.
   public func setting(_ newValue: PrefValue, at path: [String], createMissing: Bool = false) throws -> PrefValue {
-    try setting(newValue, at: path[...], walked: KeyPath(), createMissing: createMissing)
+    try setting(newValue, at: path[...], walked: PrefKeyPath(), createMissing: createMissing)
   }
 
   /// A copy without the value at `path`.
   public func removing(at path: [String]) throws -> PrefValue {
-    try removing(at: path[...], walked: KeyPath())
+    try removing(at: path[...], walked: PrefKeyPath())
   }
 
   // MARK: Steps
 
-  private func child(_ part: String, at walked: KeyPath) throws -> (PrefValue?, KeyPath.Component) {
+  private func child(_ part: String, at walked: PrefKeyPath) throws -> (PrefValue?, PrefKeyPath.Component) {
     switch self {
     case .dictionary(let dict):
       return (dict[part], .key(part))
@@ -43,7 +43,7 @@ extension PrefValue {
   }
 
   private func setting(
-    _ newValue: PrefValue, at path: ArraySlice<String>, walked: KeyPath, createMissing: Bool
+    _ newValue: PrefValue, at path: ArraySlice<String>, walked: PrefKeyPath, createMissing: Bool
   ) throws -> PrefValue {
     guard let part = path.first else { return newValue }
     let rest = path.dropFirst()
@@ -83,7 +83,7 @@ extension PrefValue {
     }
   }
 
-  private func removing(at path: ArraySlice<String>, walked: KeyPath) throws -> PrefValue {
+  private func removing(at path: ArraySlice<String>, walked: PrefKeyPath) throws -> PrefValue {
     guard let part = path.first else { return self }
     let rest = path.dropFirst()
     let (found, step) = try child(part, at: walked)
@@ -104,12 +104,12 @@ extension PrefValue {
     }
   }
 
-  private func missing(_ part: String, at walked: KeyPath, hint: String? = nil) -> PrefsError {
+  private func missing(_ part: String, at walked: PrefKeyPath, hint: String? = nil) -> PrefsError {
     PrefsError(.noInput, "no key '\(part)' in \(Self.name(walked))", hints: hint.map { [$0] } ?? [])
   }
 
   /// How messages name a path: `the top level` for the root.
-  static func name(_ path: KeyPath) -> String {
+  static func name(_ path: PrefKeyPath) -> String {
     path.components.isEmpty ? "the top level" : path.description
   }
 }

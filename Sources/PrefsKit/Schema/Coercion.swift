@@ -23,12 +23,12 @@ public enum CoercionRule: String, Sendable, CaseIterable {
 
 /// One value changed by ``Schema/coerce(_:at:)``.
 public struct Coercion: Sendable, Equatable, CustomStringConvertible {
-  public var path: KeyPath
+  public var path: PrefKeyPath
   public var from: PrefValue
   public var to: PrefValue
   public var rule: CoercionRule
 
-  public init(path: KeyPath, from: PrefValue, to: PrefValue, rule: CoercionRule) {
+  public init(path: PrefKeyPath, from: PrefValue, to: PrefValue, rule: CoercionRule) {
     self.path = path
     self.from = from
     self.to = to
@@ -43,7 +43,7 @@ extension Schema {
   /// The contents with every value the app would discard coerced by the rules of
   /// ``CoercionRule``; what is left that still does not fit is in `remaining` (the
   /// findings of ``check(_:at:)`` on the result, unknown keys included).
-  public func coerce(_ contents: PrefDictionary, at path: KeyPath = KeyPath()) -> (
+  public func coerce(_ contents: PrefDictionary, at path: PrefKeyPath = PrefKeyPath()) -> (
     result: PrefDictionary, coercions: [Coercion], remaining: [SchemaFinding]
   ) {
     var result = contents
@@ -52,7 +52,7 @@ extension Schema {
     return (result, coercions, check(result, at: path))
   }
 
-  private func coerceInPlace(_ contents: inout PrefDictionary, at path: KeyPath, into coercions: inout [Coercion]) {
+  private func coerceInPlace(_ contents: inout PrefDictionary, at path: PrefKeyPath, into coercions: inout [Coercion]) {
     for key in keys {
       guard let stored = contents[key.name] else { continue }
       let keyPath = path.appending(key: key.name)

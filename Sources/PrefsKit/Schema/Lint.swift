@@ -14,13 +14,13 @@ public struct LintFinding: Sendable, Equatable, CustomStringConvertible {
   /// Where in the file, for syntax errors and YAML ambiguities.
   public var position: SourcePosition?
   /// The key path, for schema findings.
-  public var keyPath: KeyPath?
+  public var keyPath: PrefKeyPath?
   public var message: String
   /// Extra lines that help fix it.
   public var hints: [String]
 
   public init(
-    _ severity: Severity, file: String, position: SourcePosition? = nil, keyPath: KeyPath? = nil, message: String,
+    _ severity: Severity, file: String, position: SourcePosition? = nil, keyPath: PrefKeyPath? = nil, message: String,
     hints: [String] = []
   ) {
     self.severity = severity
@@ -70,7 +70,7 @@ public enum Lint {
       guard case .dictionary(let contents) = value else {
         findings.append(
           LintFinding(
-            .error, file: file, keyPath: KeyPath(),
+            .error, file: file, keyPath: PrefKeyPath(),
             message: "a domain is a dictionary, but this holds \(value.kind.article) \(value.kind.rawValue)"))
         return findings
       }

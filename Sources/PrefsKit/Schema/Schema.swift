@@ -78,10 +78,10 @@ extension Schema {
 
   /// A schema from its document's value.
   public init(_ value: PrefValue) throws {
-    try self.init(value, at: KeyPath())
+    try self.init(value, at: PrefKeyPath())
   }
 
-  private init(_ value: PrefValue, at path: KeyPath) throws {
+  private init(_ value: PrefValue, at path: PrefKeyPath) throws {
     guard case .dictionary(let dict) = value else {
       throw Self.invalid(path, "a schema is a dictionary with 'keys', not \(value.kind.article) \(value.kind.rawValue)")
     }
@@ -94,18 +94,18 @@ extension Schema {
     keys = try entries.map { name, entry in try SchemaKey(name: name, entry, at: keysPath.appending(key: name)) }
   }
 
-  static func invalid(_ path: KeyPath, _ message: String, hints: [String] = []) -> PrefsError {
+  static func invalid(_ path: PrefKeyPath, _ message: String, hints: [String] = []) -> PrefsError {
     PrefsError(.badInput, "schema: \(path.components.isEmpty ? "" : "\(path): ")\(message)", hints: hints)
   }
 
-  static func allowOnly(_ names: Set<String>, in dict: PrefDictionary, at path: KeyPath) throws {
+  static func allowOnly(_ names: Set<String>, in dict: PrefDictionary, at path: PrefKeyPath) throws {
     if let unknown = dict.keys.first(where: { !names.contains($0) }) {
       throw invalid(
         path.appending(key: unknown), "unknown field", hints: ["fields: \(names.sorted().joined(separator: ", "))"])
     }
   }
 
-  static func string(_ value: PrefValue?, at path: KeyPath) throws -> String? {
+  static func string(_ value: PrefValue?, at path: PrefKeyPath) throws -> String? {
     guard let value else { return nil }
     guard case .string(let s) = value else { throw invalid(path, "must be a string") }
     return s
@@ -113,7 +113,7 @@ extension Schema {
 }
 
 extension SchemaKey {
-  fileprivate init(name: String, _ value: PrefValue, at path: KeyPath) throws {
+  fileprivate init(name: String, _ value: PrefValue, at path: PrefKeyPath) throws {
     guard case .dictionary(let dict) = value else {
       throw Schema.invalid(path, "each key needs a dictionary with at least 'type'")
     }
@@ -148,7 +148,8 @@ extension SchemaKey {
   }
 
   /// `value` as a value of `type`: its own kind, or an integer given for a real.
-  private static func fitting(_ value: PrefValue, _ type: ValueText.TypeName, at path: KeyPath) throws -> PrefValue {
+  private static func fitting(_ value: PrefValue, _ type: ValueText.TypeName, at path: PrefKeyPath) throws -> PrefValue
+  {
     if value.kind == type.kind { return value }
     if type == .real, case .integer(let n) = value, let real = Double(exactly: n) { return .real(real) }
     throw Schema.invalid(

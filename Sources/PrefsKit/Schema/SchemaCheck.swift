@@ -14,10 +14,10 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
     case unknownKey(suggestion: String?)
   }
 
-  public var path: KeyPath
+  public var path: PrefKeyPath
   public var problem: Problem
 
-  public init(path: KeyPath, problem: Problem) {
+  public init(path: PrefKeyPath, problem: Problem) {
     self.path = path
     self.problem = problem
   }
@@ -53,7 +53,7 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
 
 extension Schema {
   /// The findings for a domain's contents, in schema order then domain order.
-  public func check(_ contents: PrefDictionary, at path: KeyPath = KeyPath()) -> [SchemaFinding] {
+  public func check(_ contents: PrefDictionary, at path: PrefKeyPath = PrefKeyPath()) -> [SchemaFinding] {
     var findings: [SchemaFinding] = []
     for key in keys {
       let keyPath = path.appending(key: key.name)
@@ -77,7 +77,7 @@ extension SchemaKey {
   }
 
   /// The findings for the value stored under this key.
-  func check(_ stored: PrefValue, at path: KeyPath) -> [SchemaFinding] {
+  func check(_ stored: PrefValue, at path: PrefKeyPath) -> [SchemaFinding] {
     if Platform.allCases.contains(where: { TypedRead.read(stored, as: type, on: $0) == nil }) {
       return [
         SchemaFinding(

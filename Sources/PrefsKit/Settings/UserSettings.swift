@@ -8,11 +8,8 @@ import Observation
 /// Each key reads as `defaults.object(forKey:) as? T ?? fallback`, so a value of
 /// another type reads as the fallback (see ``TypedRead`` for what "another type"
 /// means on each platform, and `Schema.userSettings` for the same keys as a schema).
-///
-/// The conformance to `Observable` is written out as the `@Observable` macro would
-/// expand it: the macro's expansion names `KeyPath`, which in this module is
-/// PrefsKit's own type.
-public final class UserSettings: Observable {
+@Observable
+public final class UserSettings {
   /// The keys, as stored in the domain.
   public enum Key {
     public static let username = "username"
@@ -29,54 +26,29 @@ public final class UserSettings: Observable {
   /// What `ringtone` reads as when it is missing or holds another type.
   public static let defaultRingtone = "Chimes"
 
-  private let defaults: UserDefaults
-  private let registrar = ObservationRegistrar()
-  private var storedUsername: String
-  private var storedIsAccountPrivate: Bool
-  private var storedRingtone: String
+  @ObservationIgnored private let defaults: UserDefaults
 
   /// The account name; saved on every change.
   public var username: String {
-    get {
-      registrar.access(self, keyPath: \.username)
-      return storedUsername
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.username) { storedUsername = newValue }
-      defaults.set(newValue, forKey: Key.username)
-    }
+    didSet { defaults.set(username, forKey: Key.username) }
   }
 
   /// Whether only approved followers see the account; saved on every change.
   public var isAccountPrivate: Bool {
-    get {
-      registrar.access(self, keyPath: \.isAccountPrivate)
-      return storedIsAccountPrivate
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.isAccountPrivate) { storedIsAccountPrivate = newValue }
-      defaults.set(newValue, forKey: Key.isAccountPrivate)
-    }
+    didSet { defaults.set(isAccountPrivate, forKey: Key.isAccountPrivate) }
   }
 
   /// One of ``ringtones``; saved on every change.
   public var ringtone: String {
-    get {
-      registrar.access(self, keyPath: \.ringtone)
-      return storedRingtone
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.ringtone) { storedRingtone = newValue }
-      defaults.set(newValue, forKey: Key.ringtone)
-    }
+    didSet { defaults.set(ringtone, forKey: Key.ringtone) }
   }
 
   /// The settings kept in `defaults`, read as the tutorial's app reads them.
   public init(defaults: UserDefaults = .standard) {
     self.defaults = defaults
-    storedUsername = defaults.object(forKey: Key.username) as? String ?? Self.defaultUsername
-    storedIsAccountPrivate =
+    username = defaults.object(forKey: Key.username) as? String ?? Self.defaultUsername
+    isAccountPrivate =
       defaults.object(forKey: Key.isAccountPrivate) as? Bool ?? Self.defaultIsAccountPrivate
-    storedRingtone = defaults.object(forKey: Key.ringtone) as? String ?? Self.defaultRingtone
+    ringtone = defaults.object(forKey: Key.ringtone) as? String ?? Self.defaultRingtone
   }
 }

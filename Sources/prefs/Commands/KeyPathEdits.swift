@@ -21,7 +21,7 @@ enum GetValue {
     let root = try Diff.load(source, arguments: arguments, console: console)
     let value: PrefValue
     do {
-      value = try root.value(at: KeyPath.parse(arguments.positionals[1]))
+      value = try root.value(at: PrefKeyPath.parse(arguments.positionals[1]))
     } catch let error as PrefsError {
       throw error.inFile(displayName(source))
     }
@@ -64,7 +64,7 @@ enum SetValue {
       return type
     }
     let value = try ValueText.parse(arguments.positionals[2], as: type ?? .string)
-    let path = KeyPath.parse(arguments.positionals[1])
+    let path = PrefKeyPath.parse(arguments.positionals[1])
     try editFile(arguments) { root in
       try root.setting(value, at: path, createMissing: arguments.has(createParents))
     }
@@ -83,7 +83,7 @@ enum RemoveValue {
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    let path = KeyPath.parse(arguments.positionals[1])
+    let path = PrefKeyPath.parse(arguments.positionals[1])
     try editFile(arguments) { root in try root.removing(at: path) }
     return Console.Status.success
   }

@@ -23,16 +23,16 @@ struct JSONReader {
     skipSpace()
     guard i < bytes.count else { throw error("empty input: expected a JSON value", at: i) }
     let start = i
-    let value = try parseValue(path: KeyPath())
+    let value = try parseValue(path: PrefKeyPath())
     skipSpace()
     guard i == bytes.count else { throw error("unexpected \(describe(i)) after the JSON value", at: i) }
-    guard let value else { throw nullError(at: start, path: KeyPath()) }
+    guard let value else { throw nullError(at: start, path: PrefKeyPath()) }
     return value
   }
 
   // MARK: Values
 
-  mutating func parseValue(path: KeyPath) throws -> Parsed {
+  mutating func parseValue(path: PrefKeyPath) throws -> Parsed {
     guard i < bytes.count else { throw error("unexpected end of input: expected a value", at: i) }
     switch bytes[i] {
     case UInt8(ascii: "{"): return try parseObject(path: path, literal: false)
@@ -68,7 +68,7 @@ struct JSONReader {
     }
   }
 
-  mutating func parseArray(path: KeyPath) throws -> Parsed {
+  mutating func parseArray(path: PrefKeyPath) throws -> Parsed {
     try enter(at: i)
     defer { depth -= 1 }
     i += 1
@@ -102,7 +102,7 @@ struct JSONReader {
 
   /// Parses an object; `literal` keeps it a dictionary even when it looks like a
   /// typed object (the contents of a `$dict` escape).
-  mutating func parseObject(path: KeyPath, literal: Bool) throws -> Parsed {
+  mutating func parseObject(path: PrefKeyPath, literal: Bool) throws -> Parsed {
     let objectStart = i
     try enter(at: i)
     defer { depth -= 1 }
@@ -236,7 +236,7 @@ struct JSONReader {
     }
   }
 
-  func handleNull(at position: Int, path: KeyPath) throws {
+  func handleNull(at position: Int, path: PrefKeyPath) throws {
     if options.dropNulls {
       let (line, column) = lineColumn(position)
       warnings.add(
@@ -247,7 +247,7 @@ struct JSONReader {
     }
   }
 
-  func nullError(at position: Int, path: KeyPath) -> PrefsError {
+  func nullError(at position: Int, path: PrefKeyPath) -> PrefsError {
     var e = error(
       "null\(path.description.isEmpty ? "" : " at \(path)") has no plist form", at: position)
     e.hints = ["use --drop-nulls to leave nulls out"]

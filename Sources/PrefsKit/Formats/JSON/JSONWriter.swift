@@ -5,7 +5,7 @@ struct JSONWriter {
   let out: ByteWriter
   var options: WriteOptions
   /// The path to the value being written, for error messages.
-  var path: [KeyPath.Component] = []
+  var path: [PrefKeyPath.Component] = []
 
   init(out: ByteWriter, options: WriteOptions) {
     self.out = out
@@ -118,7 +118,7 @@ struct JSONWriter {
   func nonFiniteName(_ r: Double) -> String { r.isNaN ? "nan" : r > 0 ? "inf" : "-inf" }
 
   var pathText: String {
-    path.isEmpty ? "the top level" : KeyPath(path).description
+    path.isEmpty ? "the top level" : PrefKeyPath(path).description
   }
 
   private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -25,7 +25,7 @@ struct BinaryPlistWriter {
   /// is kept while writing: that would cost a retain and release per value).
   private struct WideUID: Error {
     var value: UInt64
-    var path: [KeyPath.Component] = []
+    var path: [PrefKeyPath.Component] = []
   }
 
   init(sortKeys: Bool) { self.sortKeys = sortKeys }

@@ -40,7 +40,7 @@ enum FoundationPlistReader {
 
   private struct Converter {
     let maxDepth: Int
-    var path: [KeyPath.Component] = []
+    var path: [PrefKeyPath.Component] = []
 
     mutating func convert(_ object: Any, depth: Int) throws -> PrefValue {
       switch object {
@@ -93,7 +93,7 @@ enum FoundationPlistReader {
         .badInput, "nesting deeper than \(maxDepth) arrays and dictionaries at \(plistPath(path))")
     }
 
-    static func number(_ number: NSNumber, type: Any.Type, at path: [KeyPath.Component]) throws
+    static func number(_ number: NSNumber, type: Any.Type, at path: [PrefKeyPath.Component]) throws
       -> PrefValue
     {
       // A plist boolean bridges as Swift `Bool` (objCType "c"); integers never use "c".
@@ -260,6 +260,6 @@ enum FoundationPlistReader {
 }
 
 /// A key path for messages: `'a.b.0'`, or `the root`.
-func plistPath(_ path: [KeyPath.Component]) -> String {
-  path.isEmpty ? "the root" : "'\(KeyPath(path).description)'"
+func plistPath(_ path: [PrefKeyPath.Component]) -> String {
+  path.isEmpty ? "the root" : "'\(PrefKeyPath(path).description)'"
 }

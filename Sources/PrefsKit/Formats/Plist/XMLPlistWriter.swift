@@ -18,7 +18,7 @@ struct XMLPlistWriter {
   private let out: ByteWriter
   private let sortKeys: Bool
   private let warnings: Warnings
-  private var path: [KeyPath.Component] = []
+  private var path: [PrefKeyPath.Component] = []
   private var digits = [UInt8](repeating: 0, count: 24)
 
   init(to out: ByteWriter, sortKeys: Bool, warnings: Warnings) {

@@ -2,7 +2,7 @@
 ///
 /// The text form is `plutil`'s: components joined by `.`, with `\.` for a dot
 /// inside a key and `\\` for a backslash (`a.b.0.c`).
-public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
+public struct PrefKeyPath: Sendable, Hashable, CustomStringConvertible {
   /// One step: a dictionary key or an array index.
   public enum Component: Sendable, Hashable {
     case key(String)
@@ -14,11 +14,11 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
   public init(_ components: [Component] = []) { self.components = components }
 
   /// The path one step further down.
-  public func appending(_ component: Component) -> KeyPath {
-    KeyPath(components + [component])
+  public func appending(_ component: Component) -> PrefKeyPath {
+    PrefKeyPath(components + [component])
   }
-  public func appending(key: String) -> KeyPath { appending(.key(key)) }
-  public func appending(index: Int) -> KeyPath { appending(.index(index)) }
+  public func appending(key: String) -> PrefKeyPath { appending(.key(key)) }
+  public func appending(index: Int) -> PrefKeyPath { appending(.index(index)) }
 
   /// The text form; the root is empty.
   public var description: String {
