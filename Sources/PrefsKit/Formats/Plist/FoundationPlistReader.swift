@@ -214,24 +214,13 @@ enum FoundationPlistReader {
   static func refuseEntityDeclarations(_ data: Data) throws {
     let bytes = data.prefix(4096)
     guard let doctype = firstRange(of: Array("<!DOCTYPE".utf8), in: bytes) else { return }
-    var i = doctype.upperBound
-    var quote: UInt8? = nil
-    while i < bytes.endIndex {
-      let b = bytes[i]
-      if let q = quote {
-        if b == q { quote = nil }
-      } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-        quote = b
-      } else if b == UInt8(ascii: ">") {
-        return
-      } else if b == UInt8(ascii: "[") {
-        let (line, column) = lineAndColumn(of: i, in: bytes)
-        throw PrefsError.badInput(
-          "DOCTYPE with an internal subset (entity declarations) is not allowed in a property list",
-          line: line, column: column)
-      }
-      i += 1
+    let subset = bytes.withUnsafeBytes { raw in
+      XMLMarkup.firstUnquoted(
+        in: raw.bindMemory(to: UInt8.self), from: doctype.upperBound - bytes.startIndex, where: XMLMarkup.endsDoctype)
     }
+    guard let subset, bytes[bytes.startIndex + subset] == UInt8(ascii: "[") else { return }
+    let (line, column) = lineAndColumn(of: bytes.startIndex + subset, in: bytes)
+    throw PrefsError.badInput(XMLMarkup.internalSubsetRefusal, line: line, column: column)
   }
 
   private static func firstRange(of needle: [UInt8], in bytes: Data) -> Range<Data.Index>? {

@@ -499,21 +499,12 @@ private struct XMLPlistParser {
     guard i > nameStart else { throw error("malformed tag", at: start) }
     let name = nameStart..<i
     // Attributes are not used by property lists; skip them, minding quotes.
-    var quote: UInt8? = nil
-    while i < bytes.count {
-      let b = bytes[i]
-      if let q = quote {
-        if b == q { quote = nil }
-      } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-        quote = b
-      } else if b == UInt8(ascii: ">") {
-        let selfClosing = bytes[i - 1] == UInt8(ascii: "/")
-        i += 1
-        return Tag(kind: kind(name), name: name, selfClosing: selfClosing, start: start)
-      } else if b == UInt8(ascii: "<") {
-        break
-      }
-      i += 1
+    if let end = XMLMarkup.firstUnquoted(
+      in: bytes, from: i, where: { $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "<") }),
+      bytes[end] == UInt8(ascii: ">")
+    {
+      i = end + 1
+      return Tag(kind: kind(name), name: name, selfClosing: bytes[end - 1] == UInt8(ascii: "/"), start: start)
     }
     throw error("unterminated tag <\(String(decoding: bytes[name], as: UTF8.self))", at: start)
   }
@@ -580,23 +571,12 @@ private struct XMLPlistParser {
   }
 
   private mutating func doctype() throws {
-    var quote: UInt8? = nil
-    while i < bytes.count {
-      let b = bytes[i]
-      if let q = quote {
-        if b == q { quote = nil }
-      } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-        quote = b
-      } else if b == UInt8(ascii: "[") {
-        throw error(
-          "DOCTYPE with an internal subset (entity declarations) is not allowed in a property list")
-      } else if b == UInt8(ascii: ">") {
-        i += 1
-        return
-      }
-      i += 1
+    guard let end = XMLMarkup.firstUnquoted(in: bytes, from: i, where: XMLMarkup.endsDoctype) else {
+      throw error("unterminated DOCTYPE")
     }
-    throw error("unterminated DOCTYPE")
+    i = end
+    guard bytes[end] == UInt8(ascii: ">") else { throw error(XMLMarkup.internalSubsetRefusal) }
+    i += 1
   }
 
   // MARK: Scanning
@@ -654,4 +634,36 @@ private struct XMLPlistParser {
     let column = String(decoding: bytes[lineStart..<p], as: UTF8.self).unicodeScalars.count + 1
     return .badInput(message, line: line, column: column)
   }
+}
+
+/// Markup scanning shared by the native XML reader and the checks made before
+/// Foundation's.
+enum XMLMarkup {
+  /// The first index at or after `start` whose byte satisfies `stop`, outside
+  /// quoted attribute values and DOCTYPE literals.
+  static func firstUnquoted(
+    in bytes: UnsafeBufferPointer<UInt8>, from start: Int, where stop: (UInt8) -> Bool
+  ) -> Int? {
+    var quote: UInt8? = nil
+    var i = start
+    while i < bytes.count {
+      let b = bytes[i]
+      if let q = quote {
+        if b == q { quote = nil }
+      } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+        quote = b
+      } else if stop(b) {
+        return i
+      }
+      i += 1
+    }
+    return nil
+  }
+
+  /// Where a DOCTYPE ends (`>`) or its internal subset starts (`[`).
+  static func endsDoctype(_ b: UInt8) -> Bool { b == UInt8(ascii: ">") || b == UInt8(ascii: "[") }
+
+  /// Plists never need an internal subset, and entity expansion is a classic attack.
+  static let internalSubsetRefusal =
+    "DOCTYPE with an internal subset (entity declarations) is not allowed in a property list"
 }
