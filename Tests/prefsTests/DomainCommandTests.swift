@@ -181,42 +181,19 @@ import Testing
     #expect(exported == "{" + (0..<8).map { "\"key\($0)\":\($0)" }.joined(separator: ",") + "}\n")
   }
 
-  @Test func aKilledImportLeavesTheOldOrTheNewDomain() throws {
+  @Test func temporaryFilesOfAKilledWriteAreRemovedByTheNextOne() throws {
     let store = try Store()
-    let old = #"{"generation": "old"}"#
-    _ = try store.prefs(["import", "com.example.app"], input: old)
-    // A large new domain, so that the kill lands while it is being written.
-    let entries = (0..<40_000).map { "\"key\($0)\": [\($0), \"value \($0)\", {\"$date\": \"2023-11-14T22:13:20Z\"}]" }
-    let big = "{" + entries.joined(separator: ",") + ", \"generation\": \"new\"}"
-    let input = try TestSupport.temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: input) }
-    let inputFile = input.appendingPathComponent("big.json")
-    try Data(big.utf8).write(to: inputFile)
-
-    var outcomes: [String: Int] = [:]
-    for round in 0..<12 {
-      let process = Process()
-      process.executableURL = TestSupport.prefsBinary
-      process.arguments = ["import", "com.example.app", inputFile.path]
-      process.environment = ["PREFS_DEFAULTS_DIR": store.url.path]
-      try process.run()
-      usleep(useconds_t(round * 25_000 + Int.random(in: 0..<20_000)))
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      let generation = try store.prefs(["read", "com.example.app", "generation"])
-      #expect(generation.status == 0, "round \(round): \(generation.stderr)")
-      outcomes[generation.stdout, default: 0] += 1
-      // Put the old domain back for the next round.
-      _ = try store.prefs(["import", "com.example.app"], input: old)
-    }
-    #expect(Set(outcomes.keys).isSubset(of: ["old\n", "new\n"]))
-    // No temporary file is left where a reader could mistake it for the domain.
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.url.path).filter {
-      !$0.hasSuffix(".lock") && $0 != "com.example.app.plist"
-    }
-    #expect(leftovers.allSatisfy { $0.hasPrefix(".") }, "\(leftovers)")
-    // And no stale lock blocks the next write.
-    #expect(try store.prefs(["write", "com.example.app", "after", "1"]).status == 0)
+    #expect(try store.prefs(["write", "com.example.app", "a", "1"]).status == 0)
+    let stale = store.url.appendingPathComponent(".com.example.app.plist.Ab12Cd")
+    let fresh = store.url.appendingPathComponent(".com.example.app.plist.Ef34Gh")
+    try Data("torn".utf8).write(to: stale)
+    try Data("in progress".utf8).write(to: fresh)
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: stale.path)
+    #expect(try store.prefs(["write", "com.example.app", "b", "2"]).status == 0)
+    #expect(!FileManager.default.fileExists(atPath: stale.path))
+    // A recent one may belong to a write still running elsewhere: it stays.
+    #expect(FileManager.default.fileExists(atPath: fresh.path))
   }
 
   // MARK: UserDefaults agrees

@@ -82,6 +82,7 @@ public struct FileDomain: PreferenceDomain {
     }
     let lock = try FileLock(path: lockPath)
     defer { withExtendedLifetime(lock) {} }
+    if !dryRun { AtomicFile.removeStaleTemporaries(of: path) }
 
     var before: PrefDictionary?
     var format = newFileFormat

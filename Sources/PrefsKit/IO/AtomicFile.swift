@@ -90,6 +90,28 @@ public enum AtomicFile {
     }
   }
 
+  /// Removes temporary files that an earlier write to `path` left behind when it was
+  /// killed (`.<name>.XXXXXX` beside the file's target), if older than `age` seconds.
+  /// Call it only while holding the file's lock, so no live writer owns them.
+  public static func removeStaleTemporaries(of path: String, olderThan age: TimeInterval = 60) {
+    let target = resolvedTarget(path)
+    let folder = (target as NSString).deletingLastPathComponent
+    let prefix = "." + (target as NSString).lastPathComponent + "."
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else {
+      return
+    }
+    let cutoff = Date().addingTimeInterval(-age)
+    for name in names where name.hasPrefix(prefix) && name.count == prefix.count + 6 {
+      let suffix = name.dropFirst(prefix.count)
+      guard suffix.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { continue }
+      let file = (folder.isEmpty ? "." : folder) + "/" + name
+      guard let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
+        modified < cutoff
+      else { continue }
+      unlink(file)
+    }
+  }
+
   /// Writes `data` atomically to `path`.
   public static func write(_ data: Data, to path: String, newFileMode: mode_t = 0o644) throws {
     try write(to: path, newFileMode: newFileMode) { try $0.write(data) }
