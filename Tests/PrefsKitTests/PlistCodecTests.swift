@@ -1113,3 +1113,31 @@ import Testing
       try Self.binary.decode(shared) == .array([.array([.bool(true)]), .array([.bool(true)])]))
   }
 }
+
+/// The native XML reader's word-at-a-time scans agree with the byte-at-a-time rules.
+@Suite struct XMLPlistFastPathTests {
+  func read(_ body: String) throws -> PrefValue {
+    try Format.xml.codec.decode(Data("<plist>\(body)</plist>".utf8))
+  }
+
+  @Test func base64GroupsAcrossLinesAndIndentation() throws {
+    let bytes = Data((0..<100).map { UInt8($0) })
+    let lines = bytes.base64EncodedString(options: .lineLength64Characters)
+    #expect(try read("<data>\n\t\(lines.replacingOccurrences(of: "\r\n", with: "\n\t"))\n</data>") == .data(bytes))
+  }
+
+  @Test func base64AfterPaddingIsRefusedEvenInWholeGroups() {
+    #expect(throws: PrefsError.self) { _ = try read("<data>AA==AAAA</data>") }
+  }
+
+  @Test func textEndsAreFoundAtEveryOffset() throws {
+    for length in 0..<20 {
+      let text = String(repeating: "x", count: length)
+      #expect(try read("<string>\(text)</string>") == .string(text))
+      #expect(try read("<string>\(text)&amp;y</string>") == .string(text + "&y"))
+      #expect(throws: PrefsError.self, "control character after \(length) bytes") {
+        _ = try read("<string>\(text)\u{1}</string>")
+      }
+    }
+  }
+}

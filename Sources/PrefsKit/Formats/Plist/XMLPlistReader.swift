@@ -336,22 +336,40 @@ private struct XMLPlistParser {
         var quad: UInt32 = 0
         var count = 0
         var padding = 0
-        for position in start..<end {
+        var position = start
+        while position < end {
+          // Whole groups of four plain base64 characters, the bulk of a <data>.
+          if count == 0, padding == 0, position + 4 <= end {
+            let a = table[Int(bytes[position])]
+            let b = table[Int(bytes[position + 1])]
+            let c = table[Int(bytes[position + 2])]
+            let d = table[Int(bytes[position + 3])]
+            if a | b | c | d < 64 {
+              let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+              o[length] = UInt8(truncatingIfNeeded: group >> 16)
+              o[length + 1] = UInt8(truncatingIfNeeded: group >> 8)
+              o[length + 2] = UInt8(truncatingIfNeeded: group)
+              length += 3
+              position += 4
+              continue
+            }
+          }
           let b = bytes[position]
+          position += 1
           var sextet = table[Int(b)]
           switch sextet {
           case 65: continue
-          case 255: throw error("byte 0x\(plistHex(b)) in <data> is not base64", at: position)
+          case 255: throw error("byte 0x\(plistHex(b)) in <data> is not base64", at: position - 1)
           case 64:
             padding += 1
             sextet = 0
           default:
-            if padding > 0 { throw error("base64 continues after '=' padding", at: position) }
+            if padding > 0 { throw error("base64 continues after '=' padding", at: position - 1) }
           }
           quad = quad << 6 | UInt32(sextet)
           count += 1
           if count == 4 {
-            guard padding <= 2 else { throw error("too much '=' padding in <data>", at: position) }
+            guard padding <= 2 else { throw error("too much '=' padding in <data>", at: position - 1) }
             o[length] = UInt8(truncatingIfNeeded: quad >> 16)
             length += 1
             if padding < 2 {
@@ -449,6 +467,15 @@ private struct XMLPlistParser {
   /// than tab, line feed and carriage return (XML 1.0 allows no other) is an error.
   private func findTextEnd() throws -> Int? {
     var p = i
+    // Eight bytes at a time while none of them is `<`, `&` or below 0x20 (text is
+    // most of a plist); the byte loop below then finds exactly which one it is.
+    if let base = bytes.baseAddress {
+      while p + 8 <= bytes.count {
+        let word = UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self)
+        if Self.mayEndText(word) { break }
+        p += 8
+      }
+    }
     while p < bytes.count {
       let b = bytes[p]
       if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") { return p }
@@ -458,6 +485,18 @@ private struct XMLPlistParser {
       p += 1
     }
     return nil
+  }
+
+  private static let ones: UInt64 = 0x0101_0101_0101_0101
+  private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+  /// Whether any byte of `word` is `<`, `&` or below 0x20 (the classic "has zero
+  /// byte" and "has byte less than" bit tricks: exact about whether, not where).
+  @inline(__always)
+  private static func mayEndText(_ word: UInt64) -> Bool {
+    func hasZeroByte(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+    let below0x20 = (word &- ones &* 0x20) & ~word & highs != 0
+    return below0x20 || hasZeroByte(word ^ (ones &* 0x3C)) || hasZeroByte(word ^ (ones &* 0x26))
   }
 
   private mutating func reference(into buffer: inout [UInt8]) throws {
