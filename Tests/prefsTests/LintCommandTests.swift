@@ -37,6 +37,17 @@ import Testing
         """)
   }
 
+  @Test func aUIDInADomainIsPointedOut() throws {
+    let folder = try Folder()
+    let file = try folder.write("d.json", #"{"a": 1, "b": [1, {"$uid": 3}]}"#)
+    let result = try TestSupport.prefs(["lint", file])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout
+        == "prefs: warning: \(file): b.1: holds a keyed-archive uid; on Linux, UserDefaults reads a domain "
+        + "holding one as empty, so the app falls back on every key\n")
+  }
+
   @Test func aSyntaxErrorIsAPositionedFindingAndExits1() throws {
     let folder = try Folder()
     let file = try folder.write("a.json", "{\"a\": tru}")

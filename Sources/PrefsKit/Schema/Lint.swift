@@ -66,6 +66,13 @@ public enum Lint {
         LintFinding(.warning, file: file, position: $0.position, message: message(for: $0))
       }
     }
+    if case .dictionary = value, let uid = firstUID(in: value) {
+      findings.append(
+        LintFinding(
+          .warning, file: file, keyPath: uid,
+          message: "holds a keyed-archive uid; on Linux, UserDefaults reads a domain holding one as empty, "
+            + "so the app falls back on every key"))
+    }
     if let schema {
       guard case .dictionary(let contents) = value else {
         findings.append(
@@ -79,6 +86,24 @@ public enum Lint {
       }
     }
     return findings
+  }
+
+  /// The key path of the first uid in `value`, depth first.
+  static func firstUID(in value: PrefValue, at path: PrefKeyPath = PrefKeyPath()) -> PrefKeyPath? {
+    switch value {
+    case .uid: return path
+    case .array(let items):
+      for (index, item) in items.enumerated() {
+        if let found = firstUID(in: item, at: path.appending(index: index)) { return found }
+      }
+      return nil
+    case .dictionary(let dict):
+      for (key, item) in dict {
+        if let found = firstUID(in: item, at: path.appending(key: key)) { return found }
+      }
+      return nil
+    default: return nil
+    }
   }
 
   /// `'off' is a string in YAML 1.2 but bool false in YAML 1.1 (PyYAML); quote it, or write false`.
