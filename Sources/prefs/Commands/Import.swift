@@ -68,6 +68,10 @@ enum Import {
   static func importFile(
     _ file: String, into domain: any PreferenceDomain, arguments: ParsedArguments, console: Console
   ) throws {
+    if file == "-", isatty(0) == 1 {
+      // Without IN, a bare `prefs import d` would otherwise just wait.
+      console.err("prefs: reading the domain from standard input; end it with Ctrl-D")
+    }
     let (value, _) = try Documents.read(file, arguments: arguments, console: console)
     guard case .dictionary(let input) = value else {
       throw PrefsError(
