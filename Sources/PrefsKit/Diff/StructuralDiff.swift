@@ -34,9 +34,7 @@ public enum StructuralDiff {
   ) {
     switch (old, new) {
     case (.dictionary(let a), .dictionary(let b)):
-      let keys = Set(a.keys).union(b.keys).sorted {
-        $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars)
-      }
+      let keys = Set(a.keys).union(b.keys).sorted(by: PrefDictionary.codePointOrder)
       for key in keys {
         let child = path.appending(key: key)
         if KeyGlob.any(excluding, match: child) { continue }

@@ -30,7 +30,7 @@ public struct FileDomainStore: DomainStore {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
     return names.filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }
       .map { String($0.dropLast(".plist".count)) }
-      .sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+      .sorted(by: PrefDictionary.codePointOrder)
   }
 
   public func domain(named name: String) throws -> any PreferenceDomain {

@@ -93,12 +93,16 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
     return true
   }
 
-  /// A copy with keys in Unicode code point order (the order `plutil` and `defaults` use).
+  /// The canonical key order: by Unicode code point, as `plutil` and `defaults` sort.
+  /// (Swift's `<` on strings compares canonical equivalents as equal.)
+  public static func codePointOrder(_ a: String, _ b: String) -> Bool {
+    a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
+  }
+
+  /// A copy with keys in ``codePointOrder(_:_:)``.
   public func sortedByKey() -> PrefDictionary {
     var sorted = PrefDictionary()
-    sorted.entries = entries.sorted {
-      $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars)
-    }
+    sorted.entries = entries.sorted { Self.codePointOrder($0.key, $1.key) }
     sorted.rebuildIndex()
     return sorted
   }

@@ -81,7 +81,7 @@ struct JSONWriter {
     try out.write(UInt8(ascii: "{"))
     let entries: [PrefDictionary.Element] =
       options.sortKeys
-      ? dict.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) } : Array(dict)
+      ? dict.sorted { PrefDictionary.codePointOrder($0.key, $1.key) } : Array(dict)
     for (index, entry) in entries.enumerated() {
       if index > 0 { try out.write(UInt8(ascii: ",")) }
       try newline(indent + 1)

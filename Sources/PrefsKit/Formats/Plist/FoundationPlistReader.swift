@@ -73,7 +73,7 @@ enum FoundationPlistReader {
           pairs.append((key, value))
         }
         // Foundation keeps no order; give a stable one.
-        pairs.sort { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
+        pairs.sort { PrefDictionary.codePointOrder($0.key, $1.key) }
         var result = PrefDictionary()
         for (key, value) in pairs {
           path.append(.key(key))

@@ -89,17 +89,7 @@ final class YAMLEmitter {
     case .bool(let b):
       try plain(b ? "true" : "false")
     case .date(let d):
-      let text = TextForms.date(d)
-      // Only years 0000-9999 fit the YAML timestamp form.
-      guard text.utf8.count >= 20, text.utf8.first.map({ $0 >= 0x30 && $0 <= 0x39 }) == true,
-        text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: 4)] == UInt8(ascii: "-")
-      else {
-        throw PrefsError(
-          .badInput, "date \(text) is outside the years 0000-9999 that YAML timestamps can hold")
-      }
-      guard TextForms.exactDate(d) != nil else {
-        throw PrefsError(.badInput, "date \(text) has no exact ISO 8601 form")
-      }
+      guard let text = TextForms.exactDate(d) else { throw Self.refusal(of: d) }
       try scalar(text, tag: Self.timestampTag, style: YAML_PLAIN_SCALAR_STYLE)
     case .data(let d):
       if expandData, let (kind, embedded) = EmbeddedData.expand(d) {
@@ -133,9 +123,7 @@ final class YAMLEmitter {
       yaml_mapping_start_event_initialize(&event, nil, tag?.utf8Start, tag == nil ? 1 : 0, style)
       try emit(&event)
       if sortKeys, embeddedDepth == 0 {
-        for (key, item) in dict.sorted(by: {
-          $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars)
-        }) {
+        for (key, item) in dict.sorted(by: { PrefDictionary.codePointOrder($0.key, $1.key) }) {
           try string(key, isKey: true)
           try node(item)
         }
@@ -148,6 +136,17 @@ final class YAMLEmitter {
       yaml_mapping_end_event_initialize(&event)
       try emit(&event)
     }
+  }
+
+  /// Why a date has no YAML timestamp: only years 0000-9999 fit its form, and some
+  /// fractions of a second no decimal text reads back exactly.
+  private static func refusal(of date: Date) -> PrefsError {
+    let text = TextForms.date(date)
+    let utf8 = Array(text.utf8)
+    guard utf8.count >= 20, (0x30...0x39).contains(utf8[0]), utf8[4] == UInt8(ascii: "-") else {
+      return PrefsError(.badInput, "date \(text) is outside the years 0000-9999 that YAML timestamps can hold")
+    }
+    return PrefsError(.badInput, "date \(text) has no exact ISO 8601 form")
   }
 
   private func string(_ s: String, isKey: Bool) throws {
