@@ -321,7 +321,7 @@ extension YAMLCodecTests {
         TestSupport.everyKind, through: .yaml, options: WriteOptions(sortKeys: true))
       #expect(sorted == TestSupport.everyKind)
       #expect(
-        sorted.dictionaryValue?.keys == TestSupport.everyKind.sortingKeys().dictionaryValue?.keys)
+        sorted.dictionaryValue?.keys == TestSupport.everyKind.dictionaryValue?.sortedByKey().keys)
     }
 
     @Test func trickyValuesRoundTripInBothVersions() throws {

@@ -80,15 +80,6 @@ public enum PrefValue: Sendable {
     if case .string(let s) = self { return s }
     return nil
   }
-
-  /// This value with every dictionary's keys sorted by Unicode code point, at every depth.
-  public func sortingKeys() -> PrefValue {
-    switch self {
-    case .array(let items): .array(items.map { $0.sortingKeys() })
-    case .dictionary(let dict): .dictionary(dict.sortedByKey().mapValues { $0.sortingKeys() })
-    default: self
-    }
-  }
 }
 
 extension PrefValue: Equatable {

@@ -3,6 +3,11 @@ import PrefsKit
 
 /// Reading and writing documents for the commands: the input and output rules of
 /// DESIGN.md section 7 in one place.
+/// The error for a domain that does not exist.
+func missingDomain(_ domain: any PreferenceDomain) -> PrefsError {
+  PrefsError(.noInput, "no such domain", file: domain.name, hints: ["'prefs domains' lists the domains there are"])
+}
+
 enum Documents {
   /// Reads the document at `path` (`-` is stdin), deciding its format by `--from`,
   /// the extension, else the content. Errors and warnings name the file.
@@ -24,6 +29,29 @@ enum Documents {
       return result
     } catch let error as PrefsError {
       throw error.category == .usage ? error : error.inFile(name)
+    }
+  }
+
+  /// A file (or `-`) by the input rules, or a domain of the store, for the commands
+  /// that take either (`diff`, `get`).
+  static func readFileOrDomain(_ argument: String, arguments: ParsedArguments, console: Console) throws
+    -> PrefValue
+  {
+    if argument == "-" || DomainName.isPath(argument) {
+      return try read(argument, arguments: arguments, console: console).0
+    }
+    let domain = try arguments.store().domain(named: argument)
+    guard let contents = try domain.read(options: try arguments.readOptions()) else { throw missingDomain(domain) }
+    return .dictionary(contents)
+  }
+
+  /// Prints a value as `read` and `get` do: a scalar raw, as `defaults read` does, a
+  /// container as YAML.
+  static func show(_ value: PrefValue, sortKeys: Bool, console: Console) throws {
+    if let raw = ValueText.raw(value) {
+      console.out(raw + "\n")
+    } else {
+      try console.outData(try Format.yaml.codec.encode(value, options: WriteOptions(sortKeys: sortKeys)))
     }
   }
 

@@ -83,6 +83,16 @@ extension Options {
   static let type = OptionSpec(
     "type", long: ["type"], short: ["t"], value: "TYPE",
     help: "The value's type: \(ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", ")).")
+  /// The type `--type` names, or a usage error listing the types.
+  static func typeName(_ text: String) throws -> ValueText.TypeName {
+    guard let type = ValueText.TypeName.named(text) else {
+      throw PrefsError(
+        .usage, "unknown type '\(text)'",
+        hints: ["types: \(ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", "))"])
+    }
+    return type
+  }
+
   /// The `defaults`-style type words: `-string`, `-int`, … `-dict-add`.
   static let typeWords: [OptionSpec] = [
     OptionSpec("word-string", words: ["string"], help: "The value is a string."),

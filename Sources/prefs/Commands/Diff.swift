@@ -28,8 +28,8 @@ enum Diff {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let (a, b) = (arguments.positionals[0], arguments.positionals[1])
-    let old = try load(a, arguments: arguments, console: console)
-    let new = try load(b, arguments: arguments, console: console)
+    let old = try Documents.readFileOrDomain(a, arguments: arguments, console: console)
+    let new = try Documents.readFileOrDomain(b, arguments: arguments, console: console)
     let excludes = arguments.excludes()
     if arguments.has(unified) {
       let oldText = try canonicalYAML(old.excluding(excludes))
@@ -42,16 +42,6 @@ enum Diff {
     let text = changes.map { $0.line + "\n" }.joined()
     console.out(colorize(text, unified: false))
     return changes.isEmpty ? Console.Status.success : Console.Status.different
-  }
-
-  /// A file (or `-`) by the input rules, or a domain of the store.
-  static func load(_ argument: String, arguments: ParsedArguments, console: Console) throws -> PrefValue {
-    if argument == "-" || DomainName.isPath(argument) {
-      return try Documents.read(argument, arguments: arguments, console: console).0
-    }
-    let domain = try arguments.store().domain(named: argument)
-    guard let contents = try domain.read(options: try arguments.readOptions()) else { throw missingDomain(domain) }
-    return .dictionary(contents)
   }
 
   /// The canonical text of a value: YAML with sorted keys, the same bytes every time.

@@ -93,8 +93,3 @@ enum Export {
     format.isPlist ? "plist" : format.extensions.first ?? format.name
   }
 }
-
-/// The error for a domain that does not exist.
-func missingDomain(_ domain: any PreferenceDomain) -> PrefsError {
-  PrefsError(.noInput, "no such domain", file: domain.name, hints: ["'prefs domains' lists the domains there are"])
-}

@@ -18,18 +18,14 @@ enum GetValue {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let source = arguments.positionals[0]
-    let root = try Diff.load(source, arguments: arguments, console: console)
+    let root = try Documents.readFileOrDomain(source, arguments: arguments, console: console)
     let value: PrefValue
     do {
       value = try root.value(at: PrefKeyPath.parse(arguments.positionals[1]))
     } catch let error as PrefsError {
       throw error.inFile(displayName(source))
     }
-    if let raw = ValueText.raw(value) {
-      console.out(raw + "\n")
-    } else {
-      try console.outData(try Format.yaml.codec.encode(value))
-    }
+    try Documents.show(value, sortKeys: false, console: console)
     return Console.Status.success
   }
 }
@@ -55,14 +51,7 @@ enum SetValue {
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    let type = try arguments.value(Options.type).map { name in
-      guard let type = ValueText.TypeName.named(name) else {
-        throw PrefsError(
-          .usage, "unknown type '\(name)'",
-          hints: ["types: \(ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", "))"])
-      }
-      return type
-    }
+    let type = try arguments.value(Options.type).map(Options.typeName)
     let value = try ValueText.parse(arguments.positionals[2], as: type ?? .string)
     let path = PrefKeyPath.parse(arguments.positionals[1])
     try editFile(arguments) { root in

@@ -18,12 +18,7 @@ enum Read {
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    let value = try lookUp(arguments)
-    if let raw = ValueText.raw(value) {
-      console.out(raw + "\n")
-    } else {
-      try console.outData(try Format.yaml.codec.encode(value.sortingKeys()))
-    }
+    try Documents.show(try lookUp(arguments), sortKeys: true, console: console)
     return Console.Status.success
   }
 

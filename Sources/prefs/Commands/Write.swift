@@ -72,14 +72,7 @@ enum Write {
 
   /// The type a type word or `--type` gives.
   static func typeName(ofOption name: String, value: String) throws -> ValueText.TypeName? {
-    if name == Options.type.name {
-      guard let type = ValueText.TypeName.named(value) else {
-        throw PrefsError(
-          .usage, "unknown type '\(value)'",
-          hints: ["types: \(ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", "))"])
-      }
-      return type
-    }
+    if name == Options.type.name { return try Options.typeName(value) }
     guard name.hasPrefix("word-") else { return nil }
     return ValueText.TypeName.named(String(name.dropFirst("word-".count)).replacingOccurrences(of: "-add", with: ""))
   }
