@@ -40,7 +40,7 @@ public struct FileDomain: PreferenceDomain {
   }
 
   /// The file's contents and format, or nil when there is no file.
-  func load(options: ReadOptions) throws -> (contents: PrefDictionary, format: Format, raw: Data)? {
+  func load(options: ReadOptions) throws -> (contents: PrefDictionary, format: Format)? {
     var info = stat()
     guard stat(path, &info) == 0 else {
       if errno == ENOENT { return nil }
@@ -49,7 +49,7 @@ public struct FileDomain: PreferenceDomain {
     let data = try InputFile.read(path, limit: options.maxInputBytes)
     // An empty file holds nothing to lose: it reads as an empty domain.
     if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-      return (PrefDictionary(), newFileFormat, data)
+      return (PrefDictionary(), newFileFormat)
     }
     do {
       let (value, format) = try Format.read(data, path: path, options: options)
@@ -58,7 +58,7 @@ public struct FileDomain: PreferenceDomain {
           .badInput,
           "the domain holds \(value.kind.article) \(value.kind.rawValue), not a dictionary")
       }
-      return (dict, format, data)
+      return (dict, format)
     } catch let error as PrefsError {
       throw error.inFile(path)
     }

@@ -64,7 +64,7 @@ enum ArgumentParser {
         let body = String(argument.dropFirst())
         if let option = command.options.first(where: { $0.words.contains(body) }) {
           try take(option, inline: nil, spelled: argument)
-        } else if body.count == 1, body == "h" {
+        } else if body == "h" {
           result.values["help"] = [""]
         } else if body.count == 1, let option = command.options.first(where: { $0.short.contains(body.first!) }) {
           try take(option, inline: nil, spelled: argument)

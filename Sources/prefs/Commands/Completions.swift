@@ -48,7 +48,7 @@ enum Completions {
     }
   }
 
-  static func completion(forArgument argument: ArgumentSpec, of command: CommandSpec) -> Completion {
+  static func completion(forArgument argument: ArgumentSpec) -> Completion {
     switch argument.name {
     case "DOMAIN", "A", "B": .domainsOrFiles
     case "COMMAND": .commands
@@ -88,7 +88,7 @@ enum Completions {
         let action = bashAction(completion(forValue: option))
         valueCases += "      \(spellings(option).joined(separator: "|"))) \(action); return ;;\n"
       }
-      let argumentAction = command.arguments.first.map { bashAction(completion(forArgument: $0, of: command)) } ?? ":"
+      let argumentAction = command.arguments.first.map { bashAction(completion(forArgument: $0)) } ?? ":"
       cases += """
           \(command.name))
             case "$prev" in
@@ -152,7 +152,7 @@ enum Completions {
       }
       specs.append("'(-h --help)'{-h,--help}'[Show help.]'")
       for (index, argument) in command.arguments.enumerated() {
-        let action = zshAction(completion(forArgument: argument, of: command))
+        let action = zshAction(completion(forArgument: argument))
         let position = argument.variadic ? "*" : "\(index + 1)"
         specs.append("'\(position)\(argument.optional ? "::" : ":")\(argument.name.lowercased()):\(action)'")
       }
@@ -244,7 +244,7 @@ enum Completions {
         lines.append(parts.joined(separator: " "))
       }
       if let first = command.arguments.first {
-        switch completion(forArgument: first, of: command) {
+        switch completion(forArgument: first) {
         case .domainsOrFiles:
           lines.append("complete -c prefs \(condition) -a '(__prefs_domains)' -F")
         case .files, .directories:
