@@ -70,12 +70,9 @@ extension Schema {
   /// `value` as `type` by one of the rules, or nil when no rule applies.
   public static func coerced(_ value: PrefValue, to type: ValueText.TypeName) -> (PrefValue, CoercionRule)? {
     switch (type, value) {
+    // Strings are read by the command line's own rules (one table of boolean words).
     case (.bool, .string(let s)):
-      switch s.lowercased() {
-      case "true", "yes", "1": return (.bool(true), .boolWord)
-      case "false", "no", "0": return (.bool(false), .boolWord)
-      default: return nil
-      }
+      return (try? ValueText.parse(s, as: .bool)).map { ($0, .boolWord) }
     case (.bool, .integer(let n)) where n == 0 || n == 1:
       return (.bool(n == 1), .boolNumber)
     case (.string, .integer), (.string, .unsignedInteger):
@@ -83,9 +80,7 @@ extension Schema {
     case (.string, .real(let r)) where r.isFinite:
       return (.string(TextForms.real(r)!), .numberToString)
     case (.integer, .string(let s)):
-      if let n = Int64(s) { return (.integer(n), .integerString) }
-      if let n = UInt64(s) { return (.unsignedInteger(n), .integerString) }
-      return nil
+      return (try? ValueText.parse(s, as: .integer)).map { ($0, .integerString) }
     case (.integer, .real(let r)):
       return Int64(exactly: r).map { (.integer($0), .wholeReal) }
     case (.real, .string(let s)) where s.allSatisfy({ "0123456789+-.eE".contains($0) }):
@@ -93,7 +88,7 @@ extension Schema {
     case (.real, .integer(let n)):
       return Double(exactly: n).map { (.real($0), .integerToReal) }
     case (.date, .string(let s)):
-      return TextForms.parseDate(s).map { (.date($0), .isoDate) }
+      return (try? ValueText.parse(s, as: .date)).map { ($0, .isoDate) }
     default:
       return nil
     }
