@@ -44,7 +44,7 @@ public struct FileDomain: PreferenceDomain {
     var info = stat()
     guard stat(path, &info) == 0 else {
       if errno == ENOENT { return nil }
-      throw PrefsError(.io, String(cString: strerror(errno)).lowercased(), file: path)
+      throw PrefsError(.io, systemErrorText().lowercased(), file: path)
     }
     let data = try InputFile.read(path, limit: options.maxInputBytes)
     // An empty file holds nothing to lose: it reads as an empty domain.
@@ -117,7 +117,7 @@ public struct FileDomain: PreferenceDomain {
       }
     } else if before != nil || corrupt != nil {
       guard unlink(path) == 0 || errno == ENOENT else {
-        throw PrefsError(.io, "cannot delete: \(String(cString: strerror(errno)))", file: path)
+        throw PrefsError(.io, "cannot delete: \(systemErrorText())", file: path)
       }
     }
     return (before, after)

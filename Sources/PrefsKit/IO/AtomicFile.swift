@@ -32,7 +32,7 @@ public enum AtomicFile {
     var template = Array("\(folder)/.\((target as NSString).lastPathComponent).XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else {
-      throw PrefsError(.cannotCreate, "cannot create a file in \(folder): \(errnoText())", file: path)
+      throw PrefsError(.cannotCreate, "cannot create a file in \(folder): \(systemErrorText())", file: path)
     }
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var committed = false
@@ -57,10 +57,10 @@ public enum AtomicFile {
       if error.file == nil, error.category == .io { error.file = path }
       throw error
     }
-    guard fsync(fd) == 0 else { throw PrefsError(.io, "cannot sync: \(errnoText())", file: path) }
-    guard close(fd) == 0 else { throw PrefsError(.io, "cannot close: \(errnoText())", file: path) }
+    guard fsync(fd) == 0 else { throw PrefsError(.io, "cannot sync: \(systemErrorText())", file: path) }
+    guard close(fd) == 0 else { throw PrefsError(.io, "cannot close: \(systemErrorText())", file: path) }
     guard rename(temporary, target) == 0 else {
-      let text = errnoText()
+      let text = systemErrorText()
       unlink(temporary)
       committed = true
       throw PrefsError(.cannotCreate, "cannot replace the file: \(text)", file: path)
@@ -78,7 +78,7 @@ public enum AtomicFile {
     throws
   {
     let fd = open(target, O_WRONLY | O_APPEND | O_CLOEXEC)
-    guard fd >= 0 else { throw PrefsError(.cannotCreate, "cannot open: \(errnoText())", file: displayName) }
+    guard fd >= 0 else { throw PrefsError(.cannotCreate, "cannot open: \(systemErrorText())", file: displayName) }
     defer { close(fd) }
     let writer = ByteWriter(fileDescriptor: fd)
     do {
@@ -134,7 +134,6 @@ public enum AtomicFile {
     return current
   }
 
-  static func errnoText() -> String { String(cString: strerror(errno)) }
 }
 
 /// Reading whole inputs, with errors in the one grammar.
@@ -149,7 +148,7 @@ public enum InputFile {
       let code = errno
       if code == ENOENT { throw PrefsError(.noInput, "no such file", file: path) }
       throw PrefsError(
-        code == EACCES ? .noInput : .io, String(cString: strerror(code)).lowercased(), file: path)
+        code == EACCES ? .noInput : .io, systemErrorText(code).lowercased(), file: path)
     }
     if (info.st_mode & S_IFMT) == S_IFDIR { throw PrefsError(.noInput, "is a directory", file: path) }
     if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limit {
@@ -158,7 +157,7 @@ public enum InputFile {
     }
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw PrefsError(.noInput, "cannot open: \(String(cString: strerror(errno)).lowercased())", file: path)
+      throw PrefsError(.noInput, "cannot open: \(systemErrorText().lowercased())", file: path)
     }
     defer { close(fd) }
     return try readAll(from: fd, path: path, limit: limit, expected: Int(info.st_size))
@@ -177,7 +176,7 @@ public enum InputFile {
       }
       if n < 0 {
         if errno == EINTR { continue }
-        throw PrefsError(.io, "read failed: \(String(cString: strerror(errno)).lowercased())", file: path)
+        throw PrefsError(.io, "read failed: \(systemErrorText().lowercased())", file: path)
       }
       if n == 0 { break }
       length += n

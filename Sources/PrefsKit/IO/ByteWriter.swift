@@ -102,9 +102,12 @@ public final class ByteWriter {
       let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if n < 0 {
         if errno == EINTR { continue }
-        throw PrefsError(.io, "write failed: \(String(cString: strerror(errno)))")
+        throw PrefsError(.io, "write failed: \(systemErrorText())")
       }
       offset += n
     }
   }
 }
+
+/// The C library's text for an error number (`errno` by default), for messages.
+func systemErrorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }

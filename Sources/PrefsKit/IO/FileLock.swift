@@ -11,7 +11,7 @@ public final class FileLock {
   public init(path: String, timeout: TimeInterval = 10) throws {
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
-      throw PrefsError(.cannotCreate, "cannot create the lock file: \(String(cString: strerror(errno)))", file: path)
+      throw PrefsError(.cannotCreate, "cannot create the lock file: \(systemErrorText())", file: path)
     }
     let deadline = Date().addingTimeInterval(timeout)
     var delay: useconds_t = 1000
