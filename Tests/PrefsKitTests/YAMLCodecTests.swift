@@ -346,6 +346,85 @@ extension YAMLCodecTests {
     }
   }
 
+  @Suite("YAML writer in parallel parts")
+  struct Parts {
+    /// One emitter's bytes for `value`.
+    static func serial(_ value: PrefValue, sortKeys: Bool) throws -> Data {
+      let writer = ByteWriter()
+      try YAMLEmitter(writer: writer, sortKeys: sortKeys).document(value)
+      return try writer.data
+    }
+
+    /// The bytes of `parts` emitters, each on its own thread, for any size of document.
+    static func parallel(_ value: PrefValue, sortKeys: Bool, parts: Int) throws -> Data {
+      let writer = ByteWriter()
+      try YAMLParts.write(value, to: writer, sortKeys: sortKeys, expandData: false, parts: parts, minimumSize: 0)
+      return try writer.data
+    }
+
+    /// Root entries of every kind, with what is hard for the joins: blocks with and
+    /// without a final break, long keys written as `? key`, empty collections, tags.
+    static func generatedRoot(seed: UInt64) -> PrefDictionary {
+      var g = PlistCodecTests.SeededGenerator(state: seed)
+      var root = PrefDictionary()
+      let extras: [PrefValue] = [
+        .string("block\nend\n"), .string("block\nno end"), .string("kept\n\n"), .string("\nx"), .array([]),
+        .dictionary([:]),
+        .data(Data(repeating: 7, count: 100)), .date(Date(timeIntervalSinceReferenceDate: 0.5)), .uid(3),
+      ]
+      for i in 0..<Int.random(in: 2...30, using: &g) {
+        let key = i % 7 == 3 ? String(repeating: "long key ", count: 20) + "\(i)" : "key\(i)"
+        let value =
+          Bool.random(using: &g)
+          ? extras.randomElement(using: &g)! : PlistCodecTests.generate(&g, wholeDates: false)
+        root.insertNew(key, value)
+      }
+      return root
+    }
+
+    @Test("the joined parts are the bytes one emitter writes", arguments: [2, 3, 4])
+    func partsJoinToTheSingleEmitterBytes(parts: Int) throws {
+      var cut = 0
+      for seed in UInt64(1)...60 {
+        let root = Self.generatedRoot(seed: seed)
+        if YAMLParts.split(root, sortKeys: false, into: parts, minimumSize: 0) != nil { cut += 1 }
+        for sortKeys in [false, true] {
+          let one = try Self.serial(.dictionary(root), sortKeys: sortKeys)
+          let many = try Self.parallel(.dictionary(root), sortKeys: sortKeys, parts: parts)
+          #expect(many == one, "seed \(seed), sortKeys \(sortKeys)")
+        }
+      }
+      // Most documents are really cut (the others hold a `|+` block early on).
+      #expect(cut >= 30, "\(cut) of 60 cut")
+    }
+
+    @Test func aDocumentIsCutIntoPartsOfAboutEqualSize() throws {
+      let root = PrefDictionary((100..<200).map { ("key\($0)", .string(String(repeating: "x", count: 100))) })
+      let slices = try #require(YAMLParts.split(root, sortKeys: false, into: 4, minimumSize: 0))
+      #expect(slices.map(\.count) == [25, 25, 25, 25])
+      #expect(YAMLParts.split(root, sortKeys: false, into: 4, minimumSize: 1 << 20) == nil)
+    }
+
+    /// After a block that keeps its final breaks, libyaml ends the stream with `...`:
+    /// such a block outside the last part leaves the whole document to one emitter.
+    @Test func aBlockKeepingItsBreaksOutsideTheLastPartMeansOneEmitter() throws {
+      var root = PrefDictionary((0..<10).map { ("key\($0)", .integer($0)) })
+      #expect(YAMLParts.split(root, sortKeys: false, into: 2, minimumSize: 0) != nil)
+      root["key0"] = .string("kept\n\n")
+      #expect(YAMLParts.split(root, sortKeys: false, into: 2, minimumSize: 0) == nil)
+      let text = try Self.parallel(.dictionary(root), sortKeys: false, parts: 2)
+      #expect(String(decoding: text, as: UTF8.self).hasSuffix("key9: 9\n...\n"))
+      #expect(text == (try Self.serial(.dictionary(root), sortKeys: false)))
+      // In the last part it changes nothing.
+      root["key0"] = .integer(0)
+      root["key9"] = .string("\n")
+      #expect(YAMLParts.split(root, sortKeys: false, into: 2, minimumSize: 0) != nil)
+      #expect(
+        try Self.parallel(.dictionary(root), sortKeys: false, parts: 2)
+          == (try Self.serial(.dictionary(root), sortKeys: false)))
+    }
+  }
+
   // MARK: - Reader
 
 }

@@ -28,6 +28,8 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
   public var keys: [String] { entries.map(\.key) }
   /// The values, in key order.
   public var values: [PrefValue] { entries.map(\.value) }
+  /// The entries, in order, as an array (shared, not copied).
+  var elements: [Element] { entries }
 
   /// Whether `key` is present.
   public func contains(_ key: String) -> Bool { position(of: key) != nil }

@@ -31,7 +31,6 @@ public struct YAMLCodec: FormatCodec {
   public func write(
     _ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings
   ) throws {
-    let emitter = try YAMLEmitter(writer: writer, sortKeys: options.sortKeys, expandData: options.expandData)
-    try emitter.document(value)
+    try YAMLParts.write(value, to: writer, sortKeys: options.sortKeys, expandData: options.expandData)
   }
 }

@@ -57,16 +57,44 @@ final class YAMLEmitter {
 
   /// Writes the whole stream: one implicit document holding `value`.
   func document(_ value: PrefValue) throws {
+    try startDocument()
+    try node(value)
+    try endDocument(endingStream: true)
+  }
+
+  /// Writes some consecutive entries of a root dictionary as the lines ``document(_:)``
+  /// writes for them; the parts of a dictionary, joined in order, are its document.
+  /// Only the last part ends the stream, where libyaml may add a `...` line.
+  func documentPart(_ entries: ArraySlice<PrefDictionary.Element>, isLast: Bool) throws {
+    try startDocument()
+    var event = yaml_event_t()
+    yaml_mapping_start_event_initialize(&event, nil, nil, 1, YAML_BLOCK_MAPPING_STYLE)
+    try emit(&event)
+    for (key, item) in entries {
+      try string(key, isKey: true)
+      try node(item)
+    }
+    yaml_mapping_end_event_initialize(&event)
+    try emit(&event)
+    try endDocument(endingStream: isLast)
+  }
+
+  private func startDocument() throws {
     var event = yaml_event_t()
     yaml_stream_start_event_initialize(&event, YAML_UTF8_ENCODING)
     try emit(&event)
     yaml_document_start_event_initialize(&event, nil, nil, nil, 1)
     try emit(&event)
-    try node(value)
+  }
+
+  private func endDocument(endingStream: Bool) throws {
+    var event = yaml_event_t()
     yaml_document_end_event_initialize(&event, 1)
     try emit(&event)
-    yaml_stream_end_event_initialize(&event)
-    try emit(&event)
+    if endingStream {
+      yaml_stream_end_event_initialize(&event)
+      try emit(&event)
+    }
     guard yaml_emitter_flush(emitter) == 1 else { throw emitterError() }
   }
 
@@ -166,14 +194,29 @@ final class YAMLEmitter {
   private func scalar(_ text: String, tag: StaticString?, style: yaml_scalar_style_t) throws {
     var text = text
     try text.withUTF8 { bytes in
-      var event = yaml_event_t()
-      // libyaml asserts on a null value pointer, even for an empty string.
-      let ok = withUnsafePointer(to: UInt8(0)) { zero in
-        yaml_scalar_event_initialize(
-          &event, nil, tag?.utf8Start, bytes.baseAddress ?? zero, Int32(bytes.count),
-          tag == nil ? 1 : 0, tag == nil ? 1 : 0, style)
+      // The event is filled in here rather than by yaml_scalar_event_initialize, which
+      // checks the UTF-8 of every value again (a Swift string is valid already). The
+      // emitter frees the value and the tag when it is done with them.
+      guard let value = malloc(bytes.count + 1)?.assumingMemoryBound(to: UInt8.self) else {
+        throw PrefsError(.io, "out of memory writing YAML")
       }
-      guard ok == 1 else { throw PrefsError(.io, "out of memory writing YAML") }
+      if let base = bytes.baseAddress { value.initialize(from: base, count: bytes.count) }
+      value[bytes.count] = 0
+      var event = yaml_event_t()
+      event.type = YAML_SCALAR_EVENT
+      event.data.scalar.value = value
+      event.data.scalar.length = bytes.count
+      if let tag {
+        guard let copy = strdup(UnsafeRawPointer(tag.utf8Start).assumingMemoryBound(to: CChar.self)) else {
+          free(value)
+          throw PrefsError(.io, "out of memory writing YAML")
+        }
+        event.data.scalar.tag = UnsafeMutableRawPointer(copy).assumingMemoryBound(to: yaml_char_t.self)
+      } else {
+        event.data.scalar.plain_implicit = 1
+        event.data.scalar.quoted_implicit = 1
+      }
+      event.data.scalar.style = style
       try emit(&event)
     }
   }

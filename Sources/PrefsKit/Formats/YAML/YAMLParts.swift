@@ -1,0 +1,126 @@
+import Foundation
+
+/// Writes a large YAML document with one libyaml emitter per processor.
+///
+/// The emitter is most of the time a big conversion to YAML takes, and an emitter runs
+/// on one thread. The entries of a root dictionary are cut into consecutive parts of
+/// about the same size; each part gets its own emitter (the first writes straight to
+/// the output, the others into memory) and the parts are joined in order. Block-style
+/// entries at the root do not depend on one another, so the bytes are the ones a
+/// single emitter writes. The exception is a literal block that keeps its trailing
+/// line breaks (`|+`): after one, libyaml ends the stream with a `...` line, so a
+/// document with one outside its last part is written by a single emitter.
+enum YAMLParts {
+  /// Below this estimated size (in bytes of YAML), starting threads costs more than it saves.
+  static let minimumSize = 1 << 20
+  /// More parts hold more of the output in memory for little more speed.
+  static let maximumParts = 4
+
+  /// Writes `value` as ``YAMLEmitter/document(_:)`` does, in parallel when it is a
+  /// large dictionary. `parts` and `minimumSize` are for tests.
+  static func write(
+    _ value: PrefValue, to writer: ByteWriter, sortKeys: Bool, expandData: Bool,
+    parts: Int = min(ProcessInfo.processInfo.activeProcessorCount, maximumParts),
+    minimumSize: Int = minimumSize
+  ) throws {
+    // Embedded data is only expanded while it is written, so its size and its strings
+    // are not known here.
+    guard parts > 1, !expandData, case .dictionary(let dictionary) = value, dictionary.count > 1,
+      let slices = split(dictionary, sortKeys: sortKeys, into: parts, minimumSize: minimumSize)
+    else {
+      return try YAMLEmitter(writer: writer, sortKeys: sortKeys, expandData: expandData).document(value)
+    }
+    let results = Results(count: slices.count)
+    // Only the first part's thread touches the output writer.
+    nonisolated(unsafe) let output = writer
+    DispatchQueue.concurrentPerform(iterations: slices.count) { i in
+      let target = i == 0 ? output : ByteWriter()
+      do {
+        let emitter = try YAMLEmitter(writer: target, sortKeys: sortKeys)
+        try emitter.documentPart(slices[i], isLast: i == slices.count - 1)
+        results.set(i, .success(i == 0 ? Data() : try target.data))
+      } catch {
+        results.set(i, .failure(error))
+      }
+    }
+    for result in results.all { try writer.write(try result.get()) }
+  }
+
+  /// The entries cut into parts of about equal estimated size, or nil when the document
+  /// is too small to gain or holds a `|+` block outside its last part.
+  static func split(
+    _ dictionary: PrefDictionary, sortKeys: Bool, into parts: Int, minimumSize: Int
+  ) -> [ArraySlice<PrefDictionary.Element>]? {
+    let entries =
+      sortKeys
+      ? dictionary.elements.sorted { PrefDictionary.codePointOrder($0.key, $1.key) } : dictionary.elements
+    var sizes: [Int] = []
+    sizes.reserveCapacity(entries.count)
+    var total = 0
+    var lastKeepsBreaks = -1
+    for (i, entry) in entries.enumerated() {
+      var estimate = Estimate()
+      estimate.add(entry.key, isKey: true)
+      estimate.add(entry.value)
+      sizes.append(estimate.size)
+      total += estimate.size
+      if estimate.keepsBreaks { lastKeepsBreaks = i }
+    }
+    guard total >= minimumSize else { return nil }
+    var slices: [ArraySlice<PrefDictionary.Element>] = []
+    var start = 0
+    var filled = 0
+    for (i, size) in sizes.enumerated() where slices.count < parts - 1 {
+      filled += size
+      if filled >= total * (slices.count + 1) / parts, i + 1 < entries.count {
+        slices.append(entries[start...i])
+        start = i + 1
+      }
+    }
+    slices.append(entries[start...])
+    // A `|+` block must sit in the last part (see above).
+    guard slices.count > 1, lastKeepsBreaks < 0 || lastKeepsBreaks >= start else { return nil }
+    return slices
+  }
+
+  /// About how many bytes of YAML a value takes, and whether it holds a string libyaml
+  /// may write as a literal block keeping its trailing breaks.
+  private struct Estimate {
+    var size = 0
+    var keepsBreaks = false
+
+    mutating func add(_ text: String, isKey: Bool = false) {
+      let utf8 = text.utf8
+      size += utf8.count + 4
+      // Keys are never blocks. libyaml keeps the breaks of a block ending in two of
+      // them, or of a lone break.
+      if !isKey, utf8.last == 0x0A, utf8.count == 1 || utf8.dropLast().last == 0x0A { keepsBreaks = true }
+    }
+
+    mutating func add(_ value: PrefValue) {
+      switch value {
+      case .string(let s): add(s)
+      case .data(let d): size += d.count * 4 / 3 + 16
+      case .array(let items): for item in items { add(item) }
+      case .dictionary(let dict):
+        for (key, item) in dict {
+          add(key, isKey: true)
+          add(item)
+        }
+      case .integer, .unsignedInteger, .real, .bool, .date, .uid: size += 16
+      }
+    }
+  }
+
+  /// What each part's emitter ended with, filled in from several threads.
+  private final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<Data, any Error>]
+
+    init(count: Int) { results = Array(repeating: .success(Data()), count: count) }
+
+    func set(_ i: Int, _ result: Result<Data, any Error>) { lock.withLock { results[i] = result } }
+
+    var all: [Result<Data, any Error>] { lock.withLock { results } }
+  }
+}
