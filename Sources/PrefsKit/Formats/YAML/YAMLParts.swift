@@ -17,16 +17,18 @@ enum YAMLParts {
   static let maximumParts = 4
 
   /// Writes `value` as ``YAMLEmitter/document(_:)`` does, in parallel when it is a
-  /// large dictionary. `parts` and `minimumSize` are for tests.
+  /// large dictionary. `parts` (one per processor, at most ``maximumParts``) and
+  /// `minimumSize` are for tests.
   static func write(
-    _ value: PrefValue, to writer: ByteWriter, sortKeys: Bool, expandData: Bool,
-    parts: Int = min(ProcessInfo.processInfo.activeProcessorCount, maximumParts),
+    _ value: PrefValue, to writer: ByteWriter, sortKeys: Bool, expandData: Bool, parts: Int? = nil,
     minimumSize: Int = minimumSize
   ) throws {
     // Embedded data is only expanded while it is written, so its size and its strings
-    // are not known here.
-    guard parts > 1, !expandData, case .dictionary(let dictionary) = value, dictionary.count > 1,
-      let slices = split(dictionary, sortKeys: sortKeys, into: parts, minimumSize: minimumSize)
+    // are not known here. (Counting processors reads /proc: only for a large document.)
+    guard !expandData, case .dictionary(let dictionary) = value, dictionary.count > 1,
+      let slices = split(
+        dictionary, sortKeys: sortKeys, minimumSize: minimumSize,
+        into: { parts ?? min(ProcessInfo.processInfo.activeProcessorCount, maximumParts) })
     else {
       return try YAMLEmitter(writer: writer, sortKeys: sortKeys, expandData: expandData).document(value)
     }
@@ -49,7 +51,7 @@ enum YAMLParts {
   /// The entries cut into parts of about equal estimated size, or nil when the document
   /// is too small to gain or holds a `|+` block outside its last part.
   static func split(
-    _ dictionary: PrefDictionary, sortKeys: Bool, into parts: Int, minimumSize: Int
+    _ dictionary: PrefDictionary, sortKeys: Bool, minimumSize: Int, into partCount: () -> Int
   ) -> [ArraySlice<PrefDictionary.Element>]? {
     let entries =
       sortKeys
@@ -67,6 +69,8 @@ enum YAMLParts {
       if estimate.keepsBreaks { lastKeepsBreaks = i }
     }
     guard total >= minimumSize else { return nil }
+    let parts = partCount()
+    guard parts > 1 else { return nil }
     var slices: [ArraySlice<PrefDictionary.Element>] = []
     var start = 0
     var filled = 0
