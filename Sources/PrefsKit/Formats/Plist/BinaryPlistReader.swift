@@ -43,6 +43,8 @@ struct BinaryPlistReader {
   private var expandedSize = 0
   /// ASCII-typed strings that held UTF-8, and where the first one is.
   private var utf8InASCII = (count: 0, firstOffset: 0)
+  /// Key strings already decoded, by object index.
+  private var keys: [Int: String] = [:]
   /// A file of a few kilobytes can describe billions of values by sharing subtrees;
   /// refuse beyond this many.
   static let maxExpandedValues = 50_000_000
@@ -338,12 +340,47 @@ struct BinaryPlistReader {
         "UTF-16 string length \(n) is larger than the file", offset: position)
     }
     try require(2 * n, at: start, for: "this string")
-    var units: [UInt16] = []
-    units.reserveCapacity(n)
-    for i in 0..<n {
-      units.append(UInt16(bytes[start + 2 * i]) << 8 | UInt16(bytes[start + 2 * i + 1]))
+    // Transcoded here: the standard library's UTF-16 validation is generic code that
+    // is not specialised for this call, and cost hundreds of instructions a unit.
+    let bytes = self.bytes
+    func unit(_ i: Int) -> UInt32 { UInt32(bytes[start + 2 * i]) << 8 | UInt32(bytes[start + 2 * i + 1]) }
+    var unpaired = false
+    // At most 3 UTF-8 bytes a unit (a surrogate pair, 2 units, makes 4).
+    let text = String(unsafeUninitializedCapacity: 3 * n) { out in
+      var o = 0
+      var i = 0
+      while i < n {
+        let u = unit(i)
+        i += 1
+        if u < 0x80 {
+          out[o] = UInt8(u)
+          o += 1
+        } else if u < 0x800 {
+          out[o] = UInt8(0xC0 | u >> 6)
+          out[o + 1] = UInt8(0x80 | u & 0x3F)
+          o += 2
+        } else if u & 0xF800 != 0xD800 {
+          out[o] = UInt8(0xE0 | u >> 12)
+          out[o + 1] = UInt8(0x80 | u >> 6 & 0x3F)
+          out[o + 2] = UInt8(0x80 | u & 0x3F)
+          o += 3
+        } else {
+          guard u < 0xDC00, i < n, unit(i) & 0xFC00 == 0xDC00 else {
+            unpaired = true
+            return 0
+          }
+          let scalar = 0x10000 + ((u - 0xD800) << 10 | (unit(i) - 0xDC00))
+          i += 1
+          out[o] = UInt8(0xF0 | scalar >> 18)
+          out[o + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+          out[o + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+          out[o + 3] = UInt8(0x80 | scalar & 0x3F)
+          o += 4
+        }
+      }
+      return o
     }
-    guard let text = String(validating: units, as: UTF16.self) else {
+    guard !unpaired else {
       throw PrefsError.badInput(
         "UTF-16 string object holds an unpaired surrogate", offset: position)
     }
@@ -419,7 +456,12 @@ struct BinaryPlistReader {
       throw PrefsError.badInput(
         "dictionary key is not a string (marker 0x\(plistHex(bytes[position])))", offset: position)
     }
-    return try string(at: position)
+    // CF stores each distinct key once, and a domain repeats its keys: decoded once,
+    // they also share their storage.
+    if let known = keys[index] { return known }
+    let key = try string(at: position)
+    keys[index] = key
+    return key
   }
 }
 
