@@ -31,24 +31,26 @@ GENERATE = os.path.join(HERE, "generate.py")
 
 
 def run(argv):
-    """Runs argv once; returns (seconds, peak RSS in bytes, error text or None)."""
+    """Runs argv once; returns (seconds, CPU seconds, peak RSS in bytes, error text or None)."""
     err_path = os.path.join(OUT_TMP, "stderr.txt")
     with open(err_path, "wb") as err:
         start = time.perf_counter()
         child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
         _, status, usage = os.wait4(child.pid, 0)
         elapsed = time.perf_counter() - start
+    cpu = usage.ru_utime + usage.ru_stime
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         with open(err_path, "rb") as f:
-            return elapsed, usage.ru_maxrss * 1024, f"exit {code}: " + f.read().decode("utf-8", "replace").strip()[:300]
-    return elapsed, usage.ru_maxrss * 1024, None
+            return elapsed, cpu, usage.ru_maxrss * 1024, f"exit {code}: " + f.read().decode("utf-8", "replace").strip()[:300]
+    return elapsed, cpu, usage.ru_maxrss * 1024, None
 
 
 class Result:
     def __init__(self):
         self.times = []
         self.rss = []
+        self.cpu = []
         self.error = None
 
     @property
@@ -64,19 +66,23 @@ def measure(tools, reps):
     """tools: {name: argv or None (missing) or str (cannot do it)}; returns {name: Result or str}.
 
     One round more than `reps` is run and the first is not counted: it pays for
-    cold page caches and CPU frequency ramps that no later run sees."""
+    cold page caches and CPU frequency ramps that no later run sees. Dirty pages are
+    flushed (untimed) before each run, so that no tool pays for writing back the
+    output of the one before it."""
     results = {name: (Result() if isinstance(argv, list) else argv) for name, argv in tools.items()}
     for round_number in range(reps + 1):
         for name, argv in tools.items():
             result = results[name]
             if not isinstance(result, Result) or result.error:
                 continue
-            seconds, rss, error = run(argv)
+            os.sync()
+            seconds, cpu, rss, error = run(argv)
             if error:
                 result.error = error
             elif round_number > 0:
                 result.times.append(seconds)
                 result.rss.append(rss)
+                result.cpu.append(cpu)
     return results
 
 
@@ -236,7 +242,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--prefs", default=os.path.join(ROOT, ".build", "release", "prefs"))
     parser.add_argument("--out", default=os.path.join(ROOT, "bench-out"))
-    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--reps", type=int, default=7)
     parser.add_argument("--tiny-reps", type=int, default=30)
     args = parser.parse_args()
 
@@ -279,8 +285,9 @@ def main():
         f"{sizes['yaml'] / 1e6:.1f} MB YAML, {sizes['json'] / 1e6:.1f} MB JSON); about 200,000 values; "
         f"date- and data-free variant {sizes['plain_xml'] / 1e6:.1f} MB; tiny: the tutorial's three keys "
         f"({sizes['tiny_xml']} bytes)")
-    say(f"- {args.reps} runs per tool on the big domain, {args.tiny_reps} on the tiny one, after one uncounted warm-up run; "
-        "median wall time, peak RSS; (Nx) = peer time / prefs time")
+    say(f"- {args.reps} runs per tool on the big domain, {args.tiny_reps} on the tiny one, after one uncounted warm-up run, with dirty pages flushed before each; "
+        "median wall time (and prefs' CPU time: it writes a large YAML document on up to 4 threads), "
+        "peak RSS; (Nx) = peer wall time / prefs wall time")
     say()
     say("| conversion | prefs | RSS / input | python (plistlib + PyYAML/libyaml) | plutil | plistutil |")
     say("|---|---|---|---|---|---|")
@@ -299,7 +306,8 @@ def main():
         t = mine.median
         rss = f"{mine.peak / sizes[source]:.1f}x" if not name.startswith("tiny") else mb(mine.peak)
         peers = [cell(results[p], t) if p in results else "" for p in PEERS]
-        say(f"| {name} | {seconds(t)}, {mb(mine.peak)} | {rss} | " + " | ".join(peers) + " |")
+        cpu_time = statistics.median(mine.cpu)
+        say(f"| {name} | {seconds(t)} (CPU {seconds(cpu_time)}), {mb(mine.peak)} | {rss} | " + " | ".join(peers) + " |")
 
     # Scaling: the same directions on a domain twice as large.
     say()
