@@ -8,13 +8,20 @@ import Foundation
 /// Two passes: the first numbers the objects (the reference width depends on how many
 /// there are), the second streams them, then the offset table and trailer.
 struct BinaryPlistWriter {
+  /// What an object number stands for. A container's references are the `count`
+  /// (an array) or `2 * count` (a dictionary: keys, then values) entries of
+  /// ``references`` from `start`: one flat array, not one allocation per container.
   private enum Object {
     case scalar(PrefValue)
-    case array([Int])
-    case dictionary(keys: [Int], values: [Int])
+    case array(start: Int, count: Int)
+    case dictionary(start: Int, count: Int)
   }
 
   private var objects: [Object] = []
+  private var references: [Int] = []
+  /// The references of the containers being numbered, innermost last: each moves its
+  /// own to ``references`` when its children are done.
+  private var pending: [Int] = []
   /// Scalars and strings already numbered, found by a digest of their kind and bytes.
   /// Equality is type-strict and strings compare by UTF-8 bytes, so uniquing never
   /// merges values that `PrefValue` keeps apart (`1` and `1.0`, `é` and `e\u{301}`).
@@ -47,13 +54,12 @@ struct BinaryPlistWriter {
       offsets.append(emitter.position)
       switch object {
       case .scalar(let value): try emitter.scalar(value)
-      case .array(let refs):
-        try emitter.marker(0xA0, count: refs.count)
-        for r in refs { try emitter.uint(UInt64(r), width: refSize) }
-      case .dictionary(let keys, let values):
-        try emitter.marker(0xD0, count: keys.count)
-        for r in keys { try emitter.uint(UInt64(r), width: refSize) }
-        for r in values { try emitter.uint(UInt64(r), width: refSize) }
+      case .array(let start, let count):
+        try emitter.marker(0xA0, count: count)
+        for r in references[start..<(start + count)] { try emitter.uint(UInt64(r), width: refSize) }
+      case .dictionary(let start, let count):
+        try emitter.marker(0xD0, count: count)
+        for r in references[start..<(start + 2 * count)] { try emitter.uint(UInt64(r), width: refSize) }
       }
     }
     let tableStart = emitter.position
@@ -77,35 +83,31 @@ struct BinaryPlistWriter {
     switch value {
     case .array(let items):
       let index = reserve()
-      var refs: [Int] = []
-      refs.reserveCapacity(items.count)
+      let mark = pending.count
       for (i, item) in items.enumerated() {
         do {
-          refs.append(try number(item))
+          pending.append(try number(item))
         } catch var wide as WideUID {
           wide.path.insert(.index(i), at: 0)
           throw wide
         }
       }
-      objects[index] = .array(refs)
+      objects[index] = .array(start: settle(from: mark), count: items.count)
       return index
     case .dictionary(let dict):
       let index = reserve()
-      var keys: [Int] = []
-      var values: [Int] = []
-      keys.reserveCapacity(dict.count)
-      values.reserveCapacity(dict.count)
+      let mark = pending.count
       let entries = sortKeys ? dict.sortedByKey() : dict
-      for (key, _) in entries { keys.append(try number(.string(key))) }
+      for (key, _) in entries { pending.append(try number(.string(key))) }
       for (key, item) in entries {
         do {
-          values.append(try number(item))
+          pending.append(try number(item))
         } catch var wide as WideUID {
           wide.path.insert(.key(key), at: 0)
           throw wide
         }
       }
-      objects[index] = .dictionary(keys: keys, values: values)
+      objects[index] = .dictionary(start: settle(from: mark), count: dict.count)
       return index
     default:
       if case .uid(let n) = value, n > UInt64(UInt32.max) { throw WideUID(value: n) }
@@ -223,8 +225,16 @@ struct BinaryPlistWriter {
   }
 
   private mutating func reserve() -> Int {
-    objects.append(.array([]))
+    objects.append(.array(start: 0, count: 0))
     return objects.count - 1
+  }
+
+  /// Moves the pending references from `mark` on to ``references``; returns where they start.
+  private mutating func settle(from mark: Int) -> Int {
+    let start = references.count
+    references.append(contentsOf: pending[mark...])
+    pending.removeSubrange(mark...)
+    return start
   }
 
   /// Streams objects and keeps count of the bytes written.
