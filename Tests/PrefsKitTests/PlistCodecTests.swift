@@ -664,6 +664,69 @@ import Testing
     }
   }
 
+  // MARK: The root read in parallel parts
+
+  /// What reading a file gives: a value (with its root keys in order: equality
+  /// ignores order) and its warnings, or an error.
+  struct Reading: Equatable {
+    var value: PrefValue?
+    var rootKeys: [String] = []
+    var warnings: [String] = []
+    var error: String?
+  }
+
+  /// Reading `data` with `parts` readers, whatever its size.
+  static func readInParts(_ data: Data, parts: Int) -> Reading {
+    let warnings = Warnings()
+    var reader = BinaryPlistReader(data, maxDepth: 512, warnings: warnings)
+    do {
+      let value = try reader.read(parts: parts, minimumPartsSize: 0)
+      guard case .dictionary(let root) = value else { return Reading(value: value) }
+      return Reading(value: value, rootKeys: root.keys, warnings: warnings.all.map { "\($0)" })
+    } catch {
+      return Reading(error: "\(error)")
+    }
+  }
+
+  @Test("several readers read a root dictionary as one reader does", arguments: [2, 3, 4])
+  func partsReadAsOneReader(parts: Int) throws {
+    for seed in UInt64(1)...40 {
+      var g = SeededGenerator(state: seed)
+      var root = PrefDictionary()
+      for i in 0..<Int.random(in: 4...20, using: &g) {
+        root.insertNew("key\(i)", Self.generate(&g, wholeDates: false))
+      }
+      let data = try Self.binary.encode(.dictionary(root))
+      let one = Self.readInParts(data, parts: 1)
+      #expect(Self.readInParts(data, parts: parts) == one, "seed \(seed)")
+      #expect(one.value != nil, "seed \(seed): \(one)")
+    }
+  }
+
+  /// Each error a part meets is left to one reader, which reports it as it always does.
+  @Test func partsLeaveErrorsToOneReader() {
+    let key: (String) -> [UInt8] = { [0x50 | UInt8($0.utf8.count)] + Array($0.utf8) }
+    let files: [(String, Data)] = [
+      // Keys a, b, c, a (one key object twice): the duplicate is in the other part.
+      ("duplicate key", Self.bplist([[0xD4, 1, 2, 3, 1, 4, 4, 4, 4], key("a"), key("b"), key("c"), [0x10, 1]])),
+      // The last value is the root itself.
+      ("cycle", Self.bplist([[0xD4, 1, 2, 3, 5, 4, 4, 4, 0], key("a"), key("b"), key("c"), [0x10, 1], key("d")])),
+      // UTF-8 bytes in an ASCII-typed key, then a marker no plist has.
+      (
+        "bad object",
+        Self.bplist([
+          [0xD4, 1, 2, 3, 5, 4, 4, 4, 6], [0x52, 0xC3, 0xA9], key("b"), key("c"), [0x10, 1], key("d"), [0x70],
+        ])
+      ),
+      ("UTF-8 in an ASCII string", Self.bplist([[0xD2, 1, 2, 3, 3], [0x52, 0xC3, 0xA9], key("b"), [0x10, 1]])),
+    ]
+    for (name, data) in files {
+      let one = Self.readInParts(data, parts: 1)
+      #expect(Self.readInParts(data, parts: 2) == one, "\(name)")
+      #expect((one.error != nil) == (name != "UTF-8 in an ASCII string"), "\(name): \(one)")
+    }
+  }
+
   // MARK: Differential: generated values
 
   /// SplitMix64: a seeded generator, so a failing value can be made again from its seed.

@@ -41,8 +41,8 @@ struct BinaryPlistReader {
   private var finished: [(value: PrefValue, height: Int, size: Int)] = []
   /// The number of values the document expands to, counting shared subtrees once per use.
   private var expandedSize = 0
-  /// ASCII-typed strings that held UTF-8, and where the first one is.
-  private var utf8InASCII = (count: 0, firstOffset: 0)
+  /// The positions of ASCII-typed string objects that held UTF-8.
+  private var utf8InASCII: Set<Int> = []
   /// Key strings already decoded, by object index.
   private var keys: [Int: String] = [:]
   /// A file of a few kilobytes can describe billions of values by sharing subtrees;
@@ -58,26 +58,96 @@ struct BinaryPlistReader {
     self.warnings = warnings
   }
 
-  /// Reads the whole document.
-  mutating func read() throws -> PrefValue {
+  /// Below this file size, one reader is quicker than starting threads.
+  static let minimumPartsSize = 1 << 20
+  /// More readers gain little: the rest of a conversion is the larger part.
+  static let maximumParts = 4
+
+  /// Reads the whole document. The root dictionary of a large file is read in parts
+  /// (see ``rootInParts(_:)``); `parts` and `minimumPartsSize` are for tests.
+  mutating func read(parts: Int? = nil, minimumPartsSize: Int = minimumPartsSize) throws -> PrefValue {
     let data = self.data
     return try data.withUnsafeBytes { raw in
       bytes = raw.bindMemory(to: UInt8.self)
       defer { bytes = UnsafeBufferPointer(start: nil, count: 0) }
-      return try readDocument()
+      try readTrailer()
+      let value: PrefValue
+      if bytes.count >= minimumPartsSize,
+        let parallel = rootInParts(parts ?? min(ProcessInfo.processInfo.activeProcessorCount, Self.maximumParts))
+      {
+        value = parallel
+      } else {
+        value = try object(topObject, depth: 0, referencedAt: bytes.count - 16).0
+      }
+      if let first = utf8InASCII.min() {
+        warnings.add(
+          "\(utf8InASCII.count) ASCII-typed string object(s) hold UTF-8 bytes; read as UTF-8"
+            + " (Foundation on Linux reads them as Latin-1)",
+          position: .byteOffset(first))
+      }
+      return value
     }
   }
 
-  private mutating func readDocument() throws -> PrefValue {
-    try readTrailer()
-    let (value, _, _) = try object(topObject, depth: 0, referencedAt: bytes.count - 16)
-    if utf8InASCII.count > 0 {
-      warnings.add(
-        "\(utf8InASCII.count) ASCII-typed string object(s) hold UTF-8 bytes; read as UTF-8"
-          + " (Foundation on Linux reads them as Latin-1)",
-        position: .byteOffset(utf8InASCII.firstOffset))
+  /// A root dictionary read by `parts` readers at once, each taking a run of its
+  /// entries with its own state over the same bytes; the runs are joined in order.
+  ///
+  /// Nil leaves the file to one reader: a root that is not a dictionary, or any error
+  /// in a part (duplicate keys across parts, a cycle back to the root, too many
+  /// values in all), so that every error is reported exactly as one reader finds it.
+  private mutating func rootInParts(_ parts: Int) -> PrefValue? {
+    guard parts > 1, let position = try? offset(of: topObject), bytes[position] >> 4 == 0xD,
+      let (n, start) = try? count(at: position, marker: bytes[position], what: "dictionary"),
+      n >= parts, (try? require(2 * n * refSize, at: start, for: "")) != nil
+    else { return nil }
+    // A part that comes back to the root meets a cycle, as one reader would.
+    state[topObject] = Self.reading
+    defer { state[topObject] = Self.notRead }
+    nonisolated(unsafe) let template = self
+    let results = PartResults(count: parts)
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      var reader = template
+      let range = (n * part / parts)..<(n * (part + 1) / parts)
+      var entries: [PrefDictionary.Element] = []
+      entries.reserveCapacity(range.count)
+      do {
+        for i in range {
+          let keyAt = start + i * reader.refSize
+          let valueAt = start + (n + i) * reader.refSize
+          let key = try reader.key(reader.reference(at: keyAt), referencedAt: keyAt)
+          let (value, _, _) = try reader.object(reader.reference(at: valueAt), depth: 1, referencedAt: valueAt)
+          entries.append((key, value))
+        }
+        results.set(part, (entries, reader.expandedSize, reader.utf8InASCII))
+      } catch {
+        results.set(part, nil)
+      }
     }
-    return value
+    var dict = PrefDictionary()
+    var expanded = 1
+    for result in results.all {
+      guard let (entries, size, utf8) = result else { return nil }
+      expanded += size
+      for (key, value) in entries {
+        guard dict.insertNew(key, value) else { return nil }
+      }
+      utf8InASCII.formUnion(utf8)
+    }
+    guard expanded <= Self.maxExpandedValues else { return nil }
+    return .dictionary(dict)
+  }
+
+  /// What each part read, filled in from several threads (nil: it failed).
+  private final class PartResults: @unchecked Sendable {
+    typealias Part = (entries: [PrefDictionary.Element], expanded: Int, utf8InASCII: Set<Int>)
+    private let lock = NSLock()
+    private var parts: [Part?]
+
+    init(count: Int) { parts = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ part: Part?) { lock.withLock { parts[i] = part } }
+
+    var all: [Part?] { lock.withLock { parts } }
   }
 
   // MARK: Structure
@@ -147,6 +217,12 @@ struct BinaryPlistReader {
         offset: entry)
     }
     return Int(value)
+  }
+
+  /// The object index stored at `position` (checked against the object count by its user).
+  private func reference(at position: Int) -> Int {
+    let value = readUInt64(at: position, size: refSize)
+    return value > UInt64(Int.max) ? Int.max : Int(value)
   }
 
   /// Big-endian unsigned integer of `size` (1...8) bytes; the caller has checked bounds.
@@ -328,8 +404,7 @@ struct BinaryPlistReader {
             "ASCII string object holds byte 0x\(plistHex(slice[firstHigh])), which is neither ASCII nor part of UTF-8 text",
             offset: start + firstHigh)
         }
-        if utf8InASCII.count == 0 { utf8InASCII.firstOffset = position }
-        utf8InASCII.count += 1
+        utf8InASCII.insert(position)
         return text
       }
       return String(decoding: slice, as: UTF8.self)
@@ -410,8 +485,7 @@ struct BinaryPlistReader {
     expandedSize += 1
     func ref(_ i: Int) -> (index: Int, at: Int) {
       let at = start + i * refSize
-      let value = readUInt64(at: at, size: refSize)
-      return (value > UInt64(Int.max) ? Int.max : Int(value), at)
+      return (reference(at: at), at)
     }
     let result: PrefValue
     if isDictionary {
