@@ -675,12 +675,18 @@ import Testing
     var error: String?
   }
 
-  /// Reading `data` with `parts` readers, whatever its size.
+  /// Reading `data` (binary or XML) with `parts` readers, whatever its size.
   static func readInParts(_ data: Data, parts: Int) -> Reading {
     let warnings = Warnings()
-    var reader = BinaryPlistReader(data, maxDepth: 512, warnings: warnings)
     do {
-      let value = try reader.read(parts: parts, minimumPartsSize: 0)
+      let value: PrefValue
+      if PlistCodec.sniff(data) == .binary {
+        var reader = BinaryPlistReader(data, maxDepth: 512, warnings: warnings)
+        value = try reader.read(parts: parts, minimumPartsSize: 0)
+      } else {
+        var reader = XMLPlistReader(data, maxDepth: 512)
+        value = try reader.read(parts: parts, minimumPartsSize: 0)
+      }
       guard case .dictionary(let root) = value else { return Reading(value: value) }
       return Reading(value: value, rootKeys: root.keys, warnings: warnings.all.map { "\($0)" })
     } catch {
@@ -688,18 +694,62 @@ import Testing
     }
   }
 
-  @Test("several readers read a root dictionary as one reader does", arguments: [2, 3, 4])
-  func partsReadAsOneReader(parts: Int) throws {
+  @Test(
+    "several readers read a root dictionary as one reader does",
+    arguments: [(2, PlistVariant.binary), (3, .binary), (4, .binary), (2, .xml), (3, .xml), (4, .xml)])
+  func partsReadAsOneReader(parts: Int, variant: PlistVariant) throws {
     for seed in UInt64(1)...40 {
       var g = SeededGenerator(state: seed)
       var root = PrefDictionary()
       for i in 0..<Int.random(in: 4...20, using: &g) {
-        root.insertNew("key\(i)", Self.generate(&g, wholeDates: false))
+        root.insertNew("key\(i)", Self.generate(&g, wholeDates: true))
       }
-      let data = try Self.binary.encode(.dictionary(root))
+      let data = try PlistCodec(variant: variant).encode(.dictionary(root))
       let one = Self.readInParts(data, parts: 1)
       #expect(Self.readInParts(data, parts: parts) == one, "seed \(seed)")
       #expect(one.value != nil, "seed \(seed): \(one)")
+    }
+  }
+
+  /// The XML parsers start at guesses (a `<key>` after a line break and a tab); a
+  /// guess that is not between two root entries is never taken, and an error is
+  /// reported as one parser reports it.
+  @Test func xmlPartsTakeOnlyTrueGuessesAndLeaveErrorsToOneParser() {
+    func plist(_ body: String) -> Data {
+      Data(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\(body)</dict>\n</plist>\n".utf8)
+    }
+    let entries = (0..<8).map { "\t<key>k\($0)</key>\n\t<integer>\($0)</integer>\n" }
+    let documents: [(String, Data)] = [
+      ("canonical", plist(entries.joined())),
+      // Root keys at the start of lines, nested ones after a tab: every guess is deeper.
+      (
+        "nested guesses",
+        plist((0..<8).map { "<key>r\($0)</key>\n<dict>\n\t<key>n</key>\n\t<true/>\n</dict>\n" }.joined())
+      ),
+      // Guesses inside a comment and inside CDATA.
+      (
+        "comment",
+        plist(entries[0..<4].joined() + "<!--\n\t<key>k0</key>\n\t<true/>\n-->\n" + entries[4...].joined())
+      ),
+      (
+        "CDATA",
+        plist(
+          entries[0..<4].joined() + "\t<key>c</key>\n\t<string><![CDATA[\n\t<key>k1</key>\n\t<true/>\n]]></string>\n"
+            + entries[4...].joined())
+      ),
+      ("duplicate across parts", plist(entries.joined() + "\t<key>k1</key>\n\t<integer>9</integer>\n")),
+      ("error in a later part", plist(entries.joined() + "\t<key>x</key>\n\t<integer>x</integer>\n")),
+      ("unclosed root", Data(plist(entries.joined()).dropLast(17))),
+    ]
+    for (name, data) in documents {
+      let one = Self.readInParts(data, parts: 1)
+      for parts in 2...4 {
+        #expect(Self.readInParts(data, parts: parts) == one, "\(name), \(parts) parts")
+      }
+      #expect(
+        (one.error != nil) == ["duplicate across parts", "error in a later part", "unclosed root"].contains(name),
+        "\(name): \(one)")
     }
   }
 

@@ -50,11 +50,21 @@ struct XMLPlistReader {
     return name == "utf-8" || name == "utf8"
   }
 
-  /// Reads the whole document.
-  mutating func read() throws -> PrefValue {
+  /// Below this size, one parser is quicker than starting threads.
+  static let minimumPartsSize = 1 << 20
+  /// More parsers gain little: the rest of a conversion is the larger part.
+  static let maximumParts = 4
+
+  /// Reads the whole document. The root dictionary of a large document is read in
+  /// parts (see `XMLPlistParser.rootDictionary`); `parts` and `minimumPartsSize` are
+  /// for tests.
+  mutating func read(parts: Int? = nil, minimumPartsSize: Int = minimumPartsSize) throws -> PrefValue {
     // The parser works on the input's own bytes: no copy of a large file.
     try data.withUnsafeBytes { raw in
-      var parser = XMLPlistParser(raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
+      let parts =
+        raw.count < minimumPartsSize
+        ? 1 : parts ?? min(ProcessInfo.processInfo.activeProcessorCount, Self.maximumParts)
+      var parser = XMLPlistParser(raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, parts: parts)
       return try parser.read()
     }
   }
@@ -65,10 +75,13 @@ private struct XMLPlistParser {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var i = 0
   private let maxDepth: Int
+  /// How many parsers may read the root dictionary at once.
+  private let parts: Int
 
-  init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+  init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, parts: Int) {
     self.bytes = bytes
     self.maxDepth = maxDepth
+    self.parts = parts
   }
 
   // MARK: Document
@@ -84,12 +97,12 @@ private struct XMLPlistParser {
       try skipMisc()
       if starts("</") { throw error("<plist> holds no value", at: tag.start) }
       guard peek(UInt8(ascii: "<")) else { throw error("text where a value was expected") }
-      value = try self.value(try openTag(), depth: 0)
+      value = try rootValue(try openTag())
       try skipMisc()
       if !starts("</") { throw error("<plist> can hold only one value") }
       try closeTag(tag)
     } else {
-      value = try self.value(tag, depth: 0)
+      value = try rootValue(tag)
     }
     try skipMisc()
     guard i == bytes.count else { throw error("content after the end of the property list") }
@@ -166,28 +179,160 @@ private struct XMLPlistParser {
         try closeTag(tag)
         break
       }
-      guard peek(UInt8(ascii: "<")) else {
-        throw error("text inside <dict> where a <key> was expected")
-      }
-      let keyTag = try openTag()
-      guard keyTag.kind == .key else {
-        throw error("<\(name(keyTag))> inside <dict> where a <key> was expected", at: keyTag.start)
-      }
-      let key = try text(of: keyTag)
-      try skipMisc()
-      guard peek(UInt8(ascii: "<")), !starts("</") else {
-        throw error("value missing for key '\(key)'")
-      }
-      let item = try value(try openTag(), depth: depth + 1)
-      guard dict.insertNew(key, item) else {
-        throw error("duplicate key '\(key)'", at: keyTag.start)
-      }
+      let (key, keyStart, item) = try entry(depth: depth)
+      guard dict.insertNew(key, item) else { throw error("duplicate key '\(key)'", at: keyStart) }
     }
-    // CF reads a one-key CF$UID dictionary as a keyed-archive UID.
+    return Self.dictionaryOrUID(dict)
+  }
+
+  /// A `<key>` and its value at the current position, in a dictionary at `depth`.
+  private mutating func entry(depth: Int) throws -> Entry {
+    guard peek(UInt8(ascii: "<")) else {
+      throw error("text inside <dict> where a <key> was expected")
+    }
+    let keyTag = try openTag()
+    guard keyTag.kind == .key else {
+      throw error("<\(name(keyTag))> inside <dict> where a <key> was expected", at: keyTag.start)
+    }
+    let key = try text(of: keyTag)
+    try skipMisc()
+    guard peek(UInt8(ascii: "<")), !starts("</") else {
+      throw error("value missing for key '\(key)'")
+    }
+    return (key, keyTag.start, try value(try openTag(), depth: depth + 1))
+  }
+
+  typealias Entry = (key: String, keyStart: Int, value: PrefValue)
+
+  /// CF reads a one-key CF$UID dictionary as a keyed-archive UID.
+  private static func dictionaryOrUID(_ dict: PrefDictionary) -> PrefValue {
     if dict.count == 1, case .integer(let n)? = dict["CF$UID"], n >= 0, n <= Int64(UInt32.max) {
       return .uid(UInt64(n))
     }
     return .dictionary(dict)
+  }
+
+  // MARK: The root dictionary in parts
+
+  private mutating func rootValue(_ tag: Tag) throws -> PrefValue {
+    guard parts > 1, tag.kind == .dict, !tag.selfClosing else { return try value(tag, depth: 0) }
+    return try rootDictionary(tag)
+  }
+
+  /// A run of root entries that a parser on another thread read ahead.
+  private struct Run {
+    var entries: [Entry] = []
+    /// Where it stopped: where the next run starts, or after the dictionary's close tag.
+    var end = 0
+    var closesDictionary = false
+  }
+
+  /// Reading one run ahead, from a guessed start.
+  private final class ReadAhead: @unchecked Sendable {
+    let start: Int
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var run: Run?
+    private var cancelled = false
+
+    init(start: Int) { self.start = start }
+
+    func finish(_ run: Run?) {
+      lock.withLock { self.run = run }
+      done.signal()
+    }
+
+    /// The run once it is read; nil if it failed.
+    func result() -> Run? {
+      done.wait()
+      done.signal()
+      return lock.withLock { run }
+    }
+
+    func cancel() { lock.withLock { cancelled = true } }
+    var isCancelled: Bool { lock.withLock { cancelled } }
+  }
+
+  /// The root dictionary, with parsers on other threads reading runs of it ahead.
+  ///
+  /// Each run starts at a guess: the first `<key>` at the start of a line after one
+  /// tab (how plist writers indent the root's keys) past an even share of the bytes.
+  /// The guess is checked by this parser: it takes a run only when its own reading
+  /// arrives exactly where the run starts, between two root entries; a guess inside
+  /// a comment, a CDATA section or a deeper dictionary is never arrived at, and this
+  /// parser reads on by itself. A run that meets an error is read again here, so every
+  /// error is the one a single parser reports.
+  private mutating func rootDictionary(_ tag: Tag) throws -> PrefValue {
+    var guesses: [Int] = []
+    for part in 1..<parts {
+      let target = max(i + (bytes.count - i) * part / parts, (guesses.last ?? i) + 1)
+      // A document without such lines is read by one parser.
+      guard let found = find("\n\t<key>", from: target, within: 1 << 16) else { continue }
+      guesses.append(found + 2)
+    }
+    let readAheads = guesses.map { ReadAhead(start: $0) }
+    // The bytes stay alive only while this parser runs: every read-ahead ends first.
+    defer {
+      for readAhead in readAheads { readAhead.cancel() }
+      for readAhead in readAheads { _ = readAhead.result() }
+    }
+    nonisolated(unsafe) let template = self
+    for (k, readAhead) in readAheads.enumerated() {
+      let stop = k + 1 < readAheads.count ? readAheads[k + 1].start : nil
+      DispatchQueue.global().async {
+        var parser = template
+        readAhead.finish(parser.run(of: tag, from: readAhead.start, to: stop, for: readAhead))
+      }
+    }
+    var dict = PrefDictionary()
+    var next = 0
+    while true {
+      try skipMisc()
+      while next < readAheads.count, readAheads[next].start < i { next += 1 }
+      if next < readAheads.count, readAheads[next].start == i {
+        next += 1
+        if let run = readAheads[next - 1].result() {
+          for (key, keyStart, item) in run.entries {
+            guard dict.insertNew(key, item) else { throw error("duplicate key '\(key)'", at: keyStart) }
+          }
+          i = run.end
+          if run.closesDictionary { break }
+          continue
+        }
+      }
+      if starts("</") {
+        try closeTag(tag)
+        break
+      }
+      let (key, keyStart, item) = try entry(depth: 0)
+      guard dict.insertNew(key, item) else { throw error("duplicate key '\(key)'", at: keyStart) }
+    }
+    return Self.dictionaryOrUID(dict)
+  }
+
+  /// The root entries from `start` up to `stop` or the dictionary's close tag; nil on
+  /// any error, or when the entries do not end exactly at `stop` (a wrong guess).
+  private mutating func run(of tag: Tag, from start: Int, to stop: Int?, for readAhead: ReadAhead) -> Run? {
+    i = start
+    var run = Run()
+    do {
+      while !readAhead.isCancelled {
+        try skipMisc()
+        if let stop, i >= stop {
+          guard i == stop else { return nil }
+          run.end = i
+          return run
+        }
+        if starts("</") {
+          try closeTag(tag)
+          run.end = i
+          run.closesDictionary = true
+          return run
+        }
+        run.entries.append(try entry(depth: 0))
+      }
+    } catch {}
+    return nil
   }
 
   // MARK: Scalars
@@ -650,10 +795,11 @@ private struct XMLPlistParser {
     return nil
   }
 
-  private func find(_ text: StaticString, from: Int) -> Int? {
+  private func find(_ text: StaticString, from: Int, within limit: Int = .max) -> Int? {
     var p = from
     let first = text.utf8Start[0]
-    while p < bytes.count {
+    let end = limit >= bytes.count - from ? bytes.count : from + limit
+    while p < end {
       if bytes[p] == first, starts(text, at: p) { return p }
       p += 1
     }
