@@ -286,7 +286,7 @@ def main():
         f"date- and data-free variant {sizes['plain_xml'] / 1e6:.1f} MB; tiny: the tutorial's three keys "
         f"({sizes['tiny_xml']} bytes)")
     say(f"- {args.reps} runs per tool on the big domain, {args.tiny_reps} on the tiny one, after one uncounted warm-up run, with dirty pages flushed before each; "
-        "median wall time (and prefs' CPU time: it writes a large YAML document on up to 4 threads), "
+        "median wall time (and prefs' CPU time: it reads and writes a large document on up to 4 threads), "
         "peak RSS; (Nx) = peer wall time / prefs wall time")
     say()
     say("| conversion | prefs | RSS / input | python (plistlib + PyYAML/libyaml) | plutil | plistutil |")
