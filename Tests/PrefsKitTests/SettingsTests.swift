@@ -17,7 +17,12 @@ import Testing
       folder = try TestSupport.temporaryFolder()
       suite = folder.appendingPathComponent("com.example.settings").path
     }
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    deinit {
+      // UserDefaults writes pending changes later (at the latest when the process
+      // exits), which would make the folder again: write them now, then remove it.
+      UserDefaults(suiteName: suite)?.synchronize()
+      try? FileManager.default.removeItem(at: folder)
+    }
     var file: String { suite + ".plist" }
     /// A new `UserDefaults` on this domain.
     func defaults() throws -> UserDefaults { try #require(UserDefaults(suiteName: suite)) }

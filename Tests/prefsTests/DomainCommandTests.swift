@@ -205,7 +205,10 @@ import Testing
       print("note: swiftc is not on the PATH; skipping the UserDefaults agreement tests")
       return nil
     }
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("prefs-probe-\(UUID().uuidString)")
+    // Inside the package's build folder, replaced by the next run rather than left in /tmp.
+    let folder = TestSupport.packageRoot.appendingPathComponent(".build/test-fixtures")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let output = folder.appendingPathComponent("UserDefaultsProbe")
     let result = try? TestSupport.run(swiftc, [source.path, "-o", output.path])
     guard result?.status == 0 else {
       Issue.record("the probe did not build: \(result?.stderr ?? "")")
