@@ -94,6 +94,27 @@ enum RoundTrip {
     }
   }
 
+  /// Checks that reading the root dictionary with several readers (`read(parts)`, at
+  /// any size) gives what one reader gives: the same value (`==`) with its root keys
+  /// in the same order and the same warnings, or the same error.
+  static func checkParts(_ read: (Int) throws -> (PrefValue, [String])) {
+    func outcome(_ parts: Int) -> (value: PrefValue?, keys: [String], warnings: [String], error: String?) {
+      do {
+        let (value, warnings) = try read(parts)
+        guard case .dictionary(let root) = value else { return (value, [], warnings, nil) }
+        return (value, root.keys, warnings, nil)
+      } catch {
+        return (nil, [], [], "\(error)")
+      }
+    }
+    let one = outcome(1)
+    for parts in 2...3 {
+      let many = outcome(parts)
+      guard many.value == one.value, many.keys == one.keys, many.warnings == one.warnings, many.error == one.error
+      else { fatalError("\(parts) readers differ from one\none: \(one)\nmany: \(many)") }
+    }
+  }
+
   /// Runs `read` on the fuzzer's bytes; a thrown ``PrefsError`` is a clean refusal,
   /// anything else a bug.
   static func run(_ bytes: UnsafePointer<UInt8>, _ count: Int, _ read: (Data) throws -> (PrefValue, Format?)) {

@@ -2,11 +2,16 @@ import Foundation
 
 @testable import PrefsKit
 
-/// Native XML plist reader: whatever it accepts re-encodes and re-reads equal.
+/// Native XML plist reader: whatever it accepts re-encodes and re-reads equal, and
+/// several parsers read it as one does.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzXMLPlist(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
   RoundTrip.run(bytes, count) { data in
     guard XMLPlistReader.canRead(data) else { throw PrefsError(.badInput, "not UTF-8") }
+    RoundTrip.checkParts { parts in
+      var reader = XMLPlistReader(data, maxDepth: ReadOptions().maxDepth)
+      return (try reader.read(parts: parts, minimumPartsSize: 0), [])
+    }
     var reader = XMLPlistReader(data, maxDepth: ReadOptions().maxDepth)
     return (try reader.read(), .xml)
   }
