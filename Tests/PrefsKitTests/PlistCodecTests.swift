@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import PrefsKit
@@ -708,6 +709,24 @@ import Testing
       let one = Self.readInParts(data, parts: 1)
       #expect(Self.readInParts(data, parts: parts) == one, "seed \(seed)")
       #expect(one.value != nil, "seed \(seed): \(one)")
+    }
+  }
+
+  /// Reads in parts from many threads at once (each waiting only for read-aheads that
+  /// have started) all finish and agree.
+  @Test func manyReadsInPartsAtOnceAgree() throws {
+    var g = SeededGenerator(state: 7)
+    var root = PrefDictionary()
+    for i in 0..<64 { root.insertNew("key\(i)", Self.generate(&g, wholeDates: true)) }
+    for variant in [PlistVariant.xml, .binary] {
+      let data = try PlistCodec(variant: variant).encode(.dictionary(root))
+      let one = Self.readInParts(data, parts: 1)
+      let readings = Mutex([Reading?](repeating: nil, count: 32))
+      DispatchQueue.concurrentPerform(iterations: 32) { k in
+        let reading = Self.readInParts(data, parts: 2 + k % 3)
+        readings.withLock { $0[k] = reading }
+      }
+      #expect(readings.withLock { $0 }.allSatisfy { $0 == one }, "\(variant)")
     }
   }
 

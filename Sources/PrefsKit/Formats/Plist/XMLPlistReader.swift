@@ -227,30 +227,82 @@ private struct XMLPlistParser {
     var closesDictionary = false
   }
 
-  /// Reading one run ahead, from a guessed start.
+  /// Reading one run ahead, from a guessed start, on another thread.
+  ///
+  /// Nothing ever waits for a run that has not started: the main parser then reads
+  /// those entries itself and the run, if it starts later, stops at once. So a busy
+  /// thread pool slows the read down but cannot block it.
   private final class ReadAhead: @unchecked Sendable {
     let start: Int
-    private let done = DispatchSemaphore(value: 0)
+    private enum State {
+      case waiting
+      case running(stopRequested: Bool)
+      case finished(Run?)
+      case abandoned
+    }
+    private var state = State.waiting
     private let lock = NSLock()
-    private var run: Run?
-    private var cancelled = false
+    private let done = DispatchSemaphore(value: 0)
 
     init(start: Int) { self.start = start }
 
+    /// On the other thread: whether to read, false once the main parser gave up on it.
+    func begin() -> Bool {
+      lock.withLock {
+        guard case .waiting = state else { return false }
+        state = .running(stopRequested: false)
+        return true
+      }
+    }
+
+    /// On the other thread, between entries: whether to stop.
+    var shouldStop: Bool {
+      lock.withLock {
+        if case .running(let stopRequested) = state { return stopRequested }
+        return true
+      }
+    }
+
     func finish(_ run: Run?) {
-      lock.withLock { self.run = run }
+      lock.withLock { state = .finished(run) }
       done.signal()
     }
 
-    /// The run once it is read; nil if it failed.
-    func result() -> Run? {
+    /// The run, once read if it is being read; nil if it failed or never started.
+    func take() -> Run? {
+      let started = lock.withLock {
+        guard case .waiting = state else { return true }
+        state = .abandoned
+        return false
+      }
+      guard started else { return nil }
       done.wait()
       done.signal()
-      return lock.withLock { run }
+      return lock.withLock {
+        if case .finished(let run) = state { return run }
+        return nil
+      }
     }
 
-    func cancel() { lock.withLock { cancelled = true } }
-    var isCancelled: Bool { lock.withLock { cancelled } }
+    /// Stops the run and, if it is being read, waits for it to let go of the bytes.
+    func abandon() {
+      let running = lock.withLock {
+        switch state {
+        case .waiting:
+          state = .abandoned
+          return false
+        case .running:
+          state = .running(stopRequested: true)
+          return true
+        case .finished, .abandoned:
+          return false
+        }
+      }
+      if running {
+        done.wait()
+        done.signal()
+      }
+    }
   }
 
   /// The root dictionary, with parsers on other threads reading runs of it ahead.
@@ -271,15 +323,13 @@ private struct XMLPlistParser {
       guesses.append(found + 2)
     }
     let readAheads = guesses.map { ReadAhead(start: $0) }
-    // The bytes stay alive only while this parser runs: every read-ahead ends first.
-    defer {
-      for readAhead in readAheads { readAhead.cancel() }
-      for readAhead in readAheads { _ = readAhead.result() }
-    }
+    // The bytes stay alive only while this parser runs: no read-ahead outlasts it.
+    defer { for readAhead in readAheads { readAhead.abandon() } }
     nonisolated(unsafe) let template = self
     for (k, readAhead) in readAheads.enumerated() {
       let stop = k + 1 < readAheads.count ? readAheads[k + 1].start : nil
       DispatchQueue.global().async {
+        guard readAhead.begin() else { return }
         var parser = template
         readAhead.finish(parser.run(of: tag, from: readAhead.start, to: stop, for: readAhead))
       }
@@ -291,7 +341,7 @@ private struct XMLPlistParser {
       while next < readAheads.count, readAheads[next].start < i { next += 1 }
       if next < readAheads.count, readAheads[next].start == i {
         next += 1
-        if let run = readAheads[next - 1].result() {
+        if let run = readAheads[next - 1].take() {
           for (key, keyStart, item) in run.entries {
             guard dict.insertNew(key, item) else { throw error("duplicate key '\(key)'", at: keyStart) }
           }
@@ -316,7 +366,7 @@ private struct XMLPlistParser {
     i = start
     var run = Run()
     do {
-      while !readAhead.isCancelled {
+      while !readAhead.shouldStop {
         try skipMisc()
         if let stop, i >= stop {
           guard i == stop else { return nil }
