@@ -676,22 +676,28 @@ import Testing
     var error: String?
   }
 
-  /// Reading `data` (binary or XML) with `parts` readers, whatever its size.
-  static func readInParts(_ data: Data, parts: Int) -> Reading {
+  /// Reading `data` (binary or XML) with `parts` readers, whatever its size, and
+  /// whether more than one reader read it. XML read-aheads are waited for unless
+  /// they run on `queue`.
+  static func readInParts(_ data: Data, parts: Int, queue: DispatchQueue? = nil) -> (Reading, inParts: Bool) {
     let warnings = Warnings()
+    var inParts = false
     do {
       let value: PrefValue
       if PlistCodec.sniff(data) == .binary {
         var reader = BinaryPlistReader(data, maxDepth: 512, warnings: warnings)
         value = try reader.read(parts: parts, minimumPartsSize: 0)
+        inParts = reader.partsRead > 1
       } else {
         var reader = XMLPlistReader(data, maxDepth: 512)
-        value = try reader.read(parts: parts, minimumPartsSize: 0)
+        value = try reader.read(
+          parts: parts, minimumPartsSize: 0, queue: queue ?? .global(), awaitingReadAheads: queue == nil)
+        inParts = reader.runsTaken > 0
       }
-      guard case .dictionary(let root) = value else { return Reading(value: value) }
-      return Reading(value: value, rootKeys: root.keys, warnings: warnings.all.map { "\($0)" })
+      guard case .dictionary(let root) = value else { return (Reading(value: value), inParts) }
+      return (Reading(value: value, rootKeys: root.keys, warnings: warnings.all.map { "\($0)" }), inParts)
     } catch {
-      return Reading(error: "\(error)")
+      return (Reading(error: "\(error)"), inParts)
     }
   }
 
@@ -699,6 +705,7 @@ import Testing
     "several readers read a root dictionary as one reader does",
     arguments: [(2, PlistVariant.binary), (3, .binary), (4, .binary), (2, .xml), (3, .xml), (4, .xml)])
   func partsReadAsOneReader(parts: Int, variant: PlistVariant) throws {
+    var readInParts = 0
     for seed in UInt64(1)...40 {
       var g = SeededGenerator(state: seed)
       var root = PrefDictionary()
@@ -706,9 +713,48 @@ import Testing
         root.insertNew("key\(i)", Self.generate(&g, wholeDates: true))
       }
       let data = try PlistCodec(variant: variant).encode(.dictionary(root))
-      let one = Self.readInParts(data, parts: 1)
-      #expect(Self.readInParts(data, parts: parts) == one, "seed \(seed)")
+      let (one, _) = Self.readInParts(data, parts: 1)
+      let (many, inParts) = Self.readInParts(data, parts: parts)
+      #expect(many == one, "seed \(seed)")
       #expect(one.value != nil, "seed \(seed): \(one)")
+      if inParts { readInParts += 1 }
+    }
+    // Unless the XML parsers' guesses all fall between the same two entries.
+    #expect(readInParts >= 36, "\(readInParts) of 40 read in parts")
+  }
+
+  /// A read waits for no read-ahead that has not started: with their queue suspended,
+  /// the main parser reads everything itself.
+  @Test(.timeLimit(.minutes(1))) func xmlReadsFinishWhenNoReadAheadStarts() throws {
+    var g = SeededGenerator(state: 11)
+    var root = PrefDictionary()
+    for i in 0..<32 { root.insertNew("key\(i)", Self.generate(&g, wholeDates: true)) }
+    let data = try Self.xml.encode(.dictionary(root))
+    let queue = DispatchQueue(label: "suspended")
+    queue.suspend()
+    defer { queue.resume() }
+    let (many, inParts) = Self.readInParts(data, parts: 4, queue: queue)
+    #expect(many == Self.readInParts(data, parts: 1).0)
+    #expect(!inParts)
+  }
+
+  /// With a depth limit of 0 even the root is too deep, in parts as for one reader.
+  @Test func partsKeepTheDepthLimitOfTheRoot() throws {
+    let root = PrefValue.dictionary(PrefDictionary((0..<8).map { ("k\($0)", .integer(Int64($0))) }))
+    for variant in [PlistVariant.xml, .binary] {
+      let data = try PlistCodec(variant: variant).encode(root)
+      var options = ReadOptions()
+      options.maxDepth = 0
+      #expect(throws: PrefsError.self, "\(variant)") {
+        try PlistCodec(variant: variant).read(data, options: options, warnings: Warnings())
+      }
+      if variant == .binary {
+        var reader = BinaryPlistReader(data, maxDepth: 0, warnings: Warnings())
+        #expect(throws: PrefsError.self) { try reader.read(parts: 2, minimumPartsSize: 0) }
+      } else {
+        var reader = XMLPlistReader(data, maxDepth: 0)
+        #expect(throws: PrefsError.self) { try reader.read(parts: 2, minimumPartsSize: 0) }
+      }
     }
   }
 
@@ -720,10 +766,10 @@ import Testing
     for i in 0..<64 { root.insertNew("key\(i)", Self.generate(&g, wholeDates: true)) }
     for variant in [PlistVariant.xml, .binary] {
       let data = try PlistCodec(variant: variant).encode(.dictionary(root))
-      let one = Self.readInParts(data, parts: 1)
+      let (one, _) = Self.readInParts(data, parts: 1)
       let readings = Mutex([Reading?](repeating: nil, count: 32))
       DispatchQueue.concurrentPerform(iterations: 32) { k in
-        let reading = Self.readInParts(data, parts: 2 + k % 3)
+        let (reading, _) = Self.readInParts(data, parts: 2 + k % 3, queue: .global())
         readings.withLock { $0[k] = reading }
       }
       #expect(readings.withLock { $0 }.allSatisfy { $0 == one }, "\(variant)")
@@ -762,9 +808,9 @@ import Testing
       ("unclosed root", Data(plist(entries.joined()).dropLast(17))),
     ]
     for (name, data) in documents {
-      let one = Self.readInParts(data, parts: 1)
+      let (one, _) = Self.readInParts(data, parts: 1)
       for parts in 2...4 {
-        #expect(Self.readInParts(data, parts: parts) == one, "\(name), \(parts) parts")
+        #expect(Self.readInParts(data, parts: parts).0 == one, "\(name), \(parts) parts")
       }
       #expect(
         (one.error != nil) == ["duplicate across parts", "error in a later part", "unclosed root"].contains(name),
@@ -790,8 +836,8 @@ import Testing
       ("UTF-8 in an ASCII string", Self.bplist([[0xD2, 1, 2, 3, 3], [0x52, 0xC3, 0xA9], key("b"), [0x10, 1]])),
     ]
     for (name, data) in files {
-      let one = Self.readInParts(data, parts: 1)
-      #expect(Self.readInParts(data, parts: 2) == one, "\(name)")
+      let (one, _) = Self.readInParts(data, parts: 1)
+      #expect(Self.readInParts(data, parts: 2).0 == one, "\(name)")
       #expect((one.error != nil) == (name != "UTF-8 in an ASCII string"), "\(name): \(one)")
     }
   }

@@ -205,10 +205,16 @@ import Testing
       print("note: swiftc is not on the PATH; skipping the UserDefaults agreement tests")
       return nil
     }
-    // Inside the package's build folder, replaced by the next run rather than left in /tmp.
+    // Inside the package's build folder rather than /tmp; one per test process, so that
+    // two runs at once do not replace each other's, and earlier runs' are removed.
     let folder = TestSupport.packageRoot.appendingPathComponent(".build/test-fixtures")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let output = folder.appendingPathComponent("UserDefaultsProbe")
+    for old in TestSupport.files(in: folder) where old.lastPathComponent.hasPrefix("UserDefaultsProbe-") {
+      let pid = Int32(old.lastPathComponent.dropFirst("UserDefaultsProbe-".count)) ?? 0
+      // A process that is gone (kill 0 fails) no longer runs its probe.
+      if pid > 0, kill(pid, 0) != 0 { try? FileManager.default.removeItem(at: old) }
+    }
+    let output = folder.appendingPathComponent("UserDefaultsProbe-\(getpid())")
     let result = try? TestSupport.run(swiftc, [source.path, "-o", output.path])
     guard result?.status == 0 else {
       Issue.record("the probe did not build: \(result?.stderr ?? "")")

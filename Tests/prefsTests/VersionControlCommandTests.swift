@@ -294,11 +294,12 @@ import Testing
     #expect(result.stderr.hasPrefix("prefs: error: com.example.app: it changed while you were editing"))
     #expect(try TestSupport.prefs(["read", "com.example.app", "a"], store: store).stdout == "1\n")
     // The edit is kept where the message says.
-    let kept = try #require(result.stderr.split(separator: "your edit is kept in ").last?.split(separator: "\n").first)
-    defer { try? FileManager.default.removeItem(atPath: String(kept)) }
-    let files = try FileManager.default.contentsOfDirectory(atPath: String(kept))
+    let kept = result.stderr.split(separator: "your edit is kept in ").dropFirst().first?.split(separator: "\n").first
+    defer { if let kept { try? FileManager.default.removeItem(atPath: String(kept)) } }
+    let folder = try #require(kept.map(String.init))
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder)
     #expect(files.count == 1)
-    #expect(try String(contentsOfFile: "\(kept)/\(files[0])", encoding: .utf8) == "a: 2\n")
+    #expect(try String(contentsOfFile: "\(folder)/\(files[0])", encoding: .utf8) == "a: 2\n")
   }
 }
 

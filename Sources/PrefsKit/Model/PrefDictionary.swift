@@ -6,11 +6,13 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
   public typealias Element = (key: String, value: PrefValue)
 
   private var entries: [Element] = []
-  /// Positions by key, kept only once the dictionary is large: for the few keys most
-  /// dictionaries hold, comparing keys is cheaper than hashing each one (readers check
-  /// every key for a duplicate).
+  /// Positions by key, kept only once the dictionary is large: for the few dozen keys
+  /// most dictionaries hold, comparing keys is cheaper than hashing each one (readers
+  /// check every key for a duplicate), and an index per dictionary costs memory.
+  /// (From 64 rather than 16 keys: 5-10% faster conversions of the benchmark domain,
+  /// whose dictionaries hold up to 40 keys, and 3-5 MB less memory.)
   private var index: [String: Int]? = nil
-  private static let indexedFrom = 16
+  private static let indexedFrom = 64
 
   /// An empty dictionary.
   public init() {}
@@ -28,8 +30,6 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
   public var keys: [String] { entries.map(\.key) }
   /// The values, in key order.
   public var values: [PrefValue] { entries.map(\.value) }
-  /// The entries, in order, as an array (shared, not copied).
-  var elements: [Element] { entries }
 
   /// Whether `key` is present.
   public func contains(_ key: String) -> Bool { position(of: key) != nil }

@@ -18,7 +18,8 @@ import Foundation
 /// - UIDs hold at most 32 bits, as in CF; 16-byte integers must fit `UInt64`.
 struct BinaryPlistReader {
   private let data: Data
-  /// The input's own bytes, while ``read()`` runs (no copy of a large file).
+  /// The input's own bytes, while ``read(parts:minimumPartsSize:)`` runs (no copy of a
+  /// large file).
   private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
   private let maxDepth: Int
   private let warnings: Warnings
@@ -63,10 +64,14 @@ struct BinaryPlistReader {
   /// More readers gain little: the rest of a conversion is the larger part.
   static let maximumParts = 4
 
+  /// How many readers read the root dictionary in the last read (1 unless in parts).
+  private(set) var partsRead = 1
+
   /// Reads the whole document. The root dictionary of a large file is read in parts
   /// (see ``rootInParts(_:)``); `parts` and `minimumPartsSize` are for tests.
   mutating func read(parts: Int? = nil, minimumPartsSize: Int = minimumPartsSize) throws -> PrefValue {
     let data = self.data
+    partsRead = 1
     return try data.withUnsafeBytes { raw in
       bytes = raw.bindMemory(to: UInt8.self)
       defer { bytes = UnsafeBufferPointer(start: nil, count: 0) }
@@ -96,10 +101,12 @@ struct BinaryPlistReader {
   /// in a part (duplicate keys across parts, a cycle back to the root, too many
   /// values in all), so that every error is reported exactly as one reader finds it.
   private mutating func rootInParts(_ parts: Int) -> PrefValue? {
-    guard parts > 1, let position = try? offset(of: topObject), bytes[position] >> 4 == 0xD,
+    // (With `maxDepth` 0 the root itself is too deep, which one reader reports.)
+    guard parts > 1, maxDepth > 0, let position = try? offset(of: topObject), bytes[position] >> 4 == 0xD,
       let (n, start) = try? count(at: position, marker: bytes[position], what: "dictionary"),
-      n >= parts, (try? require(2 * n * refSize, at: start, for: "")) != nil
+      n > 1, (try? require(2 * n * refSize, at: start, for: "")) != nil
     else { return nil }
+    let parts = min(parts, n)
     // A part that comes back to the root meets a cycle, as one reader would.
     state[topObject] = Self.reading
     defer { state[topObject] = Self.notRead }
@@ -111,7 +118,8 @@ struct BinaryPlistReader {
       var entries: [PrefDictionary.Element] = []
       entries.reserveCapacity(range.count)
       do {
-        for i in range {
+        // Once a part has failed, one reader reads the file again: the others stop.
+        for i in range where !results.anyFailed {
           let keyAt = start + i * reader.refSize
           let valueAt = start + (n + i) * reader.refSize
           let key = try reader.key(reader.reference(at: keyAt), referencedAt: keyAt)
@@ -125,15 +133,18 @@ struct BinaryPlistReader {
     }
     var dict = PrefDictionary()
     var expanded = 1
+    var utf8: Set<Int> = []
     for result in results.all {
-      guard let (entries, size, utf8) = result else { return nil }
-      expanded += size
-      for (key, value) in entries {
+      guard let result else { return nil }
+      expanded += result.expanded
+      for (key, value) in result.entries {
         guard dict.insertNew(key, value) else { return nil }
       }
-      utf8InASCII.formUnion(utf8)
+      utf8.formUnion(result.utf8InASCII)
     }
     guard expanded <= Self.maxExpandedValues else { return nil }
+    utf8InASCII = utf8
+    partsRead = parts
     return .dictionary(dict)
   }
 
@@ -142,11 +153,18 @@ struct BinaryPlistReader {
     typealias Part = (entries: [PrefDictionary.Element], expanded: Int, utf8InASCII: Set<Int>)
     private let lock = NSLock()
     private var parts: [Part?]
+    private var failed = false
 
     init(count: Int) { parts = Array(repeating: nil, count: count) }
 
-    func set(_ i: Int, _ part: Part?) { lock.withLock { parts[i] = part } }
+    func set(_ i: Int, _ part: Part?) {
+      lock.withLock {
+        parts[i] = part
+        if part == nil { failed = true }
+      }
+    }
 
+    var anyFailed: Bool { lock.withLock { failed } }
     var all: [Part?] { lock.withLock { parts } }
   }
 

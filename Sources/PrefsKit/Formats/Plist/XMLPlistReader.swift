@@ -55,16 +55,27 @@ struct XMLPlistReader {
   /// More parsers gain little: the rest of a conversion is the larger part.
   static let maximumParts = 4
 
+  /// How many runs of the root dictionary the last read took from other threads.
+  private(set) var runsTaken = 0
+
   /// Reads the whole document. The root dictionary of a large document is read in
-  /// parts (see `XMLPlistParser.rootDictionary`); `parts` and `minimumPartsSize` are
-  /// for tests.
-  mutating func read(parts: Int? = nil, minimumPartsSize: Int = minimumPartsSize) throws -> PrefValue {
+  /// parts (see `XMLPlistParser.rootDictionary`). For tests: `parts`,
+  /// `minimumPartsSize`, `queue` (where the read-aheads run) and `awaitingReadAheads`
+  /// (wait for each read-ahead to start rather than read its entries here).
+  mutating func read(
+    parts: Int? = nil, minimumPartsSize: Int = minimumPartsSize, queue: DispatchQueue = .global(),
+    awaitingReadAheads: Bool = false
+  ) throws -> PrefValue {
     // The parser works on the input's own bytes: no copy of a large file.
-    try data.withUnsafeBytes { raw in
+    let data = self.data
+    return try data.withUnsafeBytes { raw in
       let parts =
         raw.count < minimumPartsSize
         ? 1 : parts ?? min(ProcessInfo.processInfo.activeProcessorCount, Self.maximumParts)
-      var parser = XMLPlistParser(raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, parts: parts)
+      var parser = XMLPlistParser(
+        raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, parts: parts, queue: queue,
+        awaitingReadAheads: awaitingReadAheads)
+      defer { runsTaken = parser.runsTaken }
       return try parser.read()
     }
   }
@@ -75,13 +86,21 @@ private struct XMLPlistParser {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var i = 0
   private let maxDepth: Int
-  /// How many parsers may read the root dictionary at once.
+  /// How many parsers may read the root dictionary at once, and where the others run.
   private let parts: Int
+  private let queue: DispatchQueue
+  private let awaitingReadAheads: Bool
+  /// How many runs were taken from the other parsers.
+  private(set) var runsTaken = 0
 
-  init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, parts: Int) {
+  init(
+    _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, parts: Int, queue: DispatchQueue, awaitingReadAheads: Bool
+  ) {
     self.bytes = bytes
     self.maxDepth = maxDepth
     self.parts = parts
+    self.queue = queue
+    self.awaitingReadAheads = awaitingReadAheads
   }
 
   // MARK: Document
@@ -215,7 +234,8 @@ private struct XMLPlistParser {
   // MARK: The root dictionary in parts
 
   private mutating func rootValue(_ tag: Tag) throws -> PrefValue {
-    guard parts > 1, tag.kind == .dict, !tag.selfClosing else { return try value(tag, depth: 0) }
+    // (With `maxDepth` 0 the root itself is too deep, which `dictionary` reports.)
+    guard parts > 1, maxDepth > 0, tag.kind == .dict, !tag.selfClosing else { return try value(tag, depth: 0) }
     return try rootDictionary(tag)
   }
 
@@ -243,16 +263,19 @@ private struct XMLPlistParser {
     private var state = State.waiting
     private let lock = NSLock()
     private let done = DispatchSemaphore(value: 0)
+    private let begun = DispatchSemaphore(value: 0)
 
     init(start: Int) { self.start = start }
 
     /// On the other thread: whether to read, false once the main parser gave up on it.
     func begin() -> Bool {
-      lock.withLock {
+      let begins = lock.withLock {
         guard case .waiting = state else { return false }
         state = .running(stopRequested: false)
         return true
       }
+      begun.signal()
+      return begins
     }
 
     /// On the other thread, between entries: whether to stop.
@@ -269,11 +292,20 @@ private struct XMLPlistParser {
     }
 
     /// The run, once read if it is being read; nil if it failed or never started.
-    func take() -> Run? {
+    /// (`awaitingStart`, for tests: wait for it to start.)
+    func take(awaitingStart: Bool = false) -> Run? {
+      if awaitingStart {
+        begun.wait()
+        begun.signal()
+      }
       let started = lock.withLock {
-        guard case .waiting = state else { return true }
-        state = .abandoned
-        return false
+        switch state {
+        case .waiting, .abandoned:
+          state = .abandoned
+          return false
+        case .running, .finished:
+          return true
+        }
       }
       guard started else { return nil }
       done.wait()
@@ -284,8 +316,9 @@ private struct XMLPlistParser {
       }
     }
 
-    /// Stops the run and, if it is being read, waits for it to let go of the bytes.
-    func abandon() {
+    /// Stops the run and, if it is being read and `waiting`, waits for it to let go of
+    /// the bytes.
+    func abandon(waiting: Bool = true) {
       let running = lock.withLock {
         switch state {
         case .waiting:
@@ -298,7 +331,7 @@ private struct XMLPlistParser {
           return false
         }
       }
-      if running {
+      if running, waiting {
         done.wait()
         done.signal()
       }
@@ -328,7 +361,7 @@ private struct XMLPlistParser {
     nonisolated(unsafe) let template = self
     for (k, readAhead) in readAheads.enumerated() {
       let stop = k + 1 < readAheads.count ? readAheads[k + 1].start : nil
-      DispatchQueue.global().async {
+      queue.async {
         guard readAhead.begin() else { return }
         var parser = template
         readAhead.finish(parser.run(of: tag, from: readAhead.start, to: stop, for: readAhead))
@@ -338,10 +371,15 @@ private struct XMLPlistParser {
     var next = 0
     while true {
       try skipMisc()
-      while next < readAheads.count, readAheads[next].start < i { next += 1 }
+      // A guess this parser went past was not between two root entries.
+      while next < readAheads.count, readAheads[next].start < i {
+        readAheads[next].abandon(waiting: false)
+        next += 1
+      }
       if next < readAheads.count, readAheads[next].start == i {
         next += 1
-        if let run = readAheads[next - 1].take() {
+        if let run = readAheads[next - 1].take(awaitingStart: awaitingReadAheads) {
+          runsTaken += 1
           for (key, keyStart, item) in run.entries {
             guard dict.insertNew(key, item) else { throw error("duplicate key '\(key)'", at: keyStart) }
           }

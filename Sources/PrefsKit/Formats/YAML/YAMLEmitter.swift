@@ -3,7 +3,8 @@ import Foundation
 
 /// Writes a ``PrefValue`` as one YAML document through libyaml's emitter, streaming
 /// its output into a ``ByteWriter``: block style, 2-space indent, UTF-8, no line
-/// folding, `[]`/`{}` for empty collections, and no `---`/`...` markers.
+/// folding, `[]`/`{}` for empty collections, and no `---` marker (libyaml ends the
+/// document with `...` only after a literal block that keeps its final line breaks).
 final class YAMLEmitter {
   /// Where libyaml's write handler puts the bytes, and the error it met, if any.
   private final class Sink {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Writes a large YAML document with one libyaml emitter per processor.
+/// Writes a large YAML document with one libyaml emitter per processor (at most
+/// ``maximumParts``).
 ///
 /// The emitter is most of the time a big conversion to YAML takes, and an emitter runs
 /// on one thread. The entries of a root dictionary are cut into consecutive parts of
@@ -8,8 +9,9 @@ import Foundation
 /// the output, the others into memory) and the parts are joined in order. Block-style
 /// entries at the root do not depend on one another, so the bytes are the ones a
 /// single emitter writes. The exception is a literal block that keeps its trailing
-/// line breaks (`|+`): after one, libyaml ends the stream with a `...` line, so a
-/// document with one outside its last part is written by a single emitter.
+/// line breaks (`|+`): libyaml may then end the stream with a `...` line, depending
+/// on what follows and on its version, so a document with one outside its last part
+/// is written by a single emitter.
 enum YAMLParts {
   /// Below this estimated size (in bytes of YAML), starting threads costs more than it saves.
   static let minimumSize = 1 << 20
@@ -53,24 +55,24 @@ enum YAMLParts {
   static func split(
     _ dictionary: PrefDictionary, sortKeys: Bool, minimumSize: Int, into partCount: () -> Int
   ) -> [ArraySlice<PrefDictionary.Element>]? {
-    let entries =
-      sortKeys
-      ? dictionary.elements.sorted { PrefDictionary.codePointOrder($0.key, $1.key) } : dictionary.elements
-    var sizes: [Int] = []
-    sizes.reserveCapacity(entries.count)
+    // Estimated in the dictionary's order; sorted only when the document is large.
+    var measured: [(entry: PrefDictionary.Element, size: Int, keepsBreaks: Bool)] = []
+    measured.reserveCapacity(dictionary.count)
     var total = 0
-    var lastKeepsBreaks = -1
-    for (i, entry) in entries.enumerated() {
+    for entry in dictionary {
       var estimate = Estimate()
       estimate.add(entry.key, isKey: true)
       estimate.add(entry.value)
-      sizes.append(estimate.size)
+      measured.append((entry, estimate.size, estimate.keepsBreaks))
       total += estimate.size
-      if estimate.keepsBreaks { lastKeepsBreaks = i }
     }
     guard total >= minimumSize else { return nil }
     let parts = partCount()
     guard parts > 1 else { return nil }
+    if sortKeys { measured.sort { PrefDictionary.codePointOrder($0.entry.key, $1.entry.key) } }
+    let entries = measured.map(\.entry)
+    let sizes = measured.map(\.size)
+    let lastKeepsBreaks = measured.lastIndex { $0.keepsBreaks } ?? -1
     var slices: [ArraySlice<PrefDictionary.Element>] = []
     var start = 0
     var filled = 0
