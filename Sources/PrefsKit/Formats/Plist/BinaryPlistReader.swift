@@ -111,31 +111,26 @@ struct BinaryPlistReader {
     state[topObject] = Self.reading
     defer { state[topObject] = Self.notRead }
     nonisolated(unsafe) let template = self
-    let results = PartResults(count: parts)
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
+    let read = try? inParallel(parts) { part, othersFailed in
       var reader = template
       let range = (n * part / parts)..<(n * (part + 1) / parts)
       var entries: [PrefDictionary.Element] = []
       entries.reserveCapacity(range.count)
-      do {
-        // Once a part has failed, one reader reads the file again: the others stop.
-        for i in range where !results.anyFailed {
-          let keyAt = start + i * reader.refSize
-          let valueAt = start + (n + i) * reader.refSize
-          let key = try reader.key(reader.reference(at: keyAt), referencedAt: keyAt)
-          let (value, _, _) = try reader.object(reader.reference(at: valueAt), depth: 1, referencedAt: valueAt)
-          entries.append((key, value))
-        }
-        results.set(part, (entries, reader.expandedSize, reader.utf8InASCII))
-      } catch {
-        results.set(part, nil)
+      // Once a part has failed, one reader reads the file again: the others stop.
+      for i in range where !othersFailed() {
+        let keyAt = start + i * reader.refSize
+        let valueAt = start + (n + i) * reader.refSize
+        let key = try reader.key(reader.reference(at: keyAt), referencedAt: keyAt)
+        let (value, _, _) = try reader.object(reader.reference(at: valueAt), depth: 1, referencedAt: valueAt)
+        entries.append((key, value))
       }
+      return (entries: entries, expanded: reader.expandedSize, utf8InASCII: reader.utf8InASCII)
     }
+    guard let read else { return nil }
     var dict = PrefDictionary()
     var expanded = 1
     var utf8: Set<Int> = []
-    for result in results.all {
-      guard let result else { return nil }
+    for result in read {
       expanded += result.expanded
       for (key, value) in result.entries {
         guard dict.insertNew(key, value) else { return nil }
@@ -146,26 +141,6 @@ struct BinaryPlistReader {
     utf8InASCII = utf8
     partsRead = parts
     return .dictionary(dict)
-  }
-
-  /// What each part read, filled in from several threads (nil: it failed).
-  private final class PartResults: @unchecked Sendable {
-    typealias Part = (entries: [PrefDictionary.Element], expanded: Int, utf8InASCII: Set<Int>)
-    private let lock = NSLock()
-    private var parts: [Part?]
-    private var failed = false
-
-    init(count: Int) { parts = Array(repeating: nil, count: count) }
-
-    func set(_ i: Int, _ part: Part?) {
-      lock.withLock {
-        parts[i] = part
-        if part == nil { failed = true }
-      }
-    }
-
-    var anyFailed: Bool { lock.withLock { failed } }
-    var all: [Part?] { lock.withLock { parts } }
   }
 
   // MARK: Structure

@@ -34,20 +34,15 @@ enum YAMLParts {
     else {
       return try YAMLEmitter(writer: writer, sortKeys: sortKeys, expandData: expandData).document(value)
     }
-    let results = Results(count: slices.count)
     // Only the first part's thread touches the output writer.
     nonisolated(unsafe) let output = writer
-    DispatchQueue.concurrentPerform(iterations: slices.count) { i in
+    let written = try inParallel(slices.count) { i, _ in
       let target = i == 0 ? output : ByteWriter()
-      do {
-        let emitter = try YAMLEmitter(writer: target, sortKeys: sortKeys)
-        try emitter.documentPart(slices[i], isLast: i == slices.count - 1)
-        results.set(i, .success(i == 0 ? Data() : try target.data))
-      } catch {
-        results.set(i, .failure(error))
-      }
+      let emitter = try YAMLEmitter(writer: target, sortKeys: sortKeys)
+      try emitter.documentPart(slices[i], isLast: i == slices.count - 1)
+      return i == 0 ? Data() : try target.data
     }
-    for result in results.all { try writer.write(try result.get()) }
+    for data in written { try writer.write(data) }
   }
 
   /// The entries cut into parts of about equal estimated size, or nil when the document
@@ -116,17 +111,5 @@ enum YAMLParts {
       case .integer, .unsignedInteger, .real, .bool, .date, .uid: size += 16
       }
     }
-  }
-
-  /// What each part's emitter ended with, filled in from several threads.
-  private final class Results: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [Result<Data, any Error>]
-
-    init(count: Int) { results = Array(repeating: .success(Data()), count: count) }
-
-    func set(_ i: Int, _ result: Result<Data, any Error>) { lock.withLock { results[i] = result } }
-
-    var all: [Result<Data, any Error>] { lock.withLock { results } }
   }
 }
