@@ -84,14 +84,7 @@ struct BinaryPlistWriter {
     case .array(let items):
       let index = reserve()
       let mark = pending.count
-      for (i, item) in items.enumerated() {
-        do {
-          pending.append(try number(item))
-        } catch var wide as WideUID {
-          wide.path.insert(.index(i), at: 0)
-          throw wide
-        }
-      }
+      for (i, item) in items.enumerated() { pending.append(try number(item, at: .index(i))) }
       objects[index] = .array(start: settle(from: mark), count: items.count)
       return index
     case .dictionary(let dict):
@@ -99,14 +92,7 @@ struct BinaryPlistWriter {
       let mark = pending.count
       let entries = sortKeys ? dict.sortedByKey() : dict
       for (key, _) in entries { pending.append(try number(.string(key))) }
-      for (key, item) in entries {
-        do {
-          pending.append(try number(item))
-        } catch var wide as WideUID {
-          wide.path.insert(.key(key), at: 0)
-          throw wide
-        }
-      }
+      for (key, item) in entries { pending.append(try number(item, at: .key(key))) }
       objects[index] = .dictionary(start: settle(from: mark), count: dict.count)
       return index
     default:
@@ -118,6 +104,16 @@ struct BinaryPlistWriter {
       objects.append(.scalar(value))
       unique.insert(digest, objects.count - 1)
       return objects.count - 1
+    }
+  }
+
+  /// Numbers `item`, found at `component` of its container: a UID too wide gets it on its path.
+  private mutating func number(_ item: PrefValue, at component: PrefKeyPath.Component) throws -> Int {
+    do {
+      return try number(item)
+    } catch var wide as WideUID {
+      wide.path.insert(component, at: 0)
+      throw wide
     }
   }
 
