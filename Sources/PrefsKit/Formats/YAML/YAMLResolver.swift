@@ -113,6 +113,11 @@ enum YAMLResolver {
     isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46)
   }
 
+  /// Whether `text` starts with `-` (or `+`), and where its digits start.
+  private static func sign(of text: Bytes) -> (negative: Bool, start: Int) {
+    text[0] == UInt8(ascii: "-") || text[0] == UInt8(ascii: "+") ? (text[0] == UInt8(ascii: "-"), 1) : (false, 0)
+  }
+
   private static func number12(_ text: Bytes) -> YAMLPlainReading {
     let n = text.count
     // 0o17 and 0x1F take no sign in the core schema.
@@ -126,12 +131,7 @@ enum YAMLResolver {
         return integer(digits: text[2...], radix: 16, negative: false)
       }
     }
-    var i = 0
-    var negative = false
-    if text[0] == UInt8(ascii: "-") || text[0] == UInt8(ascii: "+") {
-      negative = text[0] == UInt8(ascii: "-")
-      i = 1
-    }
+    var (negative, i) = sign(of: text)
     if let special = infinityOrNaN(text, signed: i == 1, negative: negative) { return special }
     // [0-9]+ is an integer; [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? a float.
     let intStart = i
@@ -181,12 +181,7 @@ enum YAMLResolver {
 
   private static func number11(_ text: Bytes) -> YAMLPlainReading {
     let n = text.count
-    var i = 0
-    var negative = false
-    if text[0] == UInt8(ascii: "-") || text[0] == UInt8(ascii: "+") {
-      negative = text[0] == UInt8(ascii: "-")
-      i = 1
-    }
+    let (negative, i) = sign(of: text)
     if let special = infinityOrNaN(text, signed: i == 1, negative: negative) { return special }
     guard i < n else { return .string }
     let body = text[i..<n]
