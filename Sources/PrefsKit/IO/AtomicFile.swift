@@ -49,14 +49,7 @@ public enum AtomicFile {
       _ = fchown(fd, existing.st_uid, existing.st_gid)
     }
 
-    let writer = ByteWriter(fileDescriptor: fd)
-    do {
-      try body(writer)
-      try writer.flush()
-    } catch var error as PrefsError {
-      if error.file == nil, error.category == .io { error.file = path }
-      throw error
-    }
+    try stream(to: fd, named: path, body)
     guard fsync(fd) == 0 else { throw PrefsError(.io, "cannot sync: \(systemErrorText())", file: path) }
     guard close(fd) == 0 else { throw PrefsError(.io, "cannot close: \(systemErrorText())", file: path) }
     guard rename(temporary, target) == 0 else {
@@ -80,12 +73,17 @@ public enum AtomicFile {
     let fd = open(target, O_WRONLY | O_APPEND | O_CLOEXEC)
     guard fd >= 0 else { throw PrefsError(.cannotCreate, "cannot open: \(systemErrorText())", file: displayName) }
     defer { close(fd) }
+    try stream(to: fd, named: displayName, body)
+  }
+
+  /// Runs `body` on a writer streaming to `fd`, and names the file in its I/O errors.
+  private static func stream(to fd: Int32, named name: String, _ body: (ByteWriter) throws -> Void) throws {
     let writer = ByteWriter(fileDescriptor: fd)
     do {
       try body(writer)
       try writer.flush()
     } catch var error as PrefsError {
-      if error.file == nil, error.category == .io { error.file = displayName }
+      if error.file == nil, error.category == .io { error.file = name }
       throw error
     }
   }
