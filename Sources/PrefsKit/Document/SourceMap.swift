@@ -1,0 +1,117 @@
+/// Where each value of a text document stands in its bytes: the source map that the
+/// text readers (YAML, JSON, XML and OpenStep property lists) build beside the value
+/// when asked, and that the patcher (``TextPatcher``) edits through.
+///
+/// Nodes mirror the value tree: node 0 is the root, and each container lists its
+/// children in document order, a dictionary's with their keys. Offsets are byte
+/// offsets into the (UTF-8) text the reader read.
+public struct SourceMap: Sendable {
+  /// One value in the text.
+  public struct Node: Sendable {
+    /// The key, for an entry of a dictionary.
+    public var name: String?
+    /// The bytes of the key as written (quotes and tags included), for a dictionary entry.
+    public var key: Range<Int>?
+    /// The bytes of the value as written, from its first byte (an anchor, a tag, an
+    /// opening quote, tag or bracket) through its last (a closing quote, tag or bracket;
+    /// for a YAML block collection, the last byte of its last value).
+    public var value: Range<Int>
+    /// The children, as indexes into ``SourceMap/nodes``, in document order.
+    public var children: [Int] = []
+    public var flags: Flags = []
+
+    public init(name: String? = nil, key: Range<Int>? = nil, value: Range<Int>, flags: Flags = []) {
+      self.name = name
+      self.key = key
+      self.value = value
+      self.flags = flags
+    }
+  }
+
+  /// What keeps a node from being patched as plain text.
+  public struct Flags: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// A YAML alias (`*x`): its value is written elsewhere.
+    public static let alias = Flags(rawValue: 1)
+    /// A YAML node with an anchor (`&x`): aliases elsewhere repeat it.
+    public static let anchored = Flags(rawValue: 2)
+    /// A YAML mapping with `<<` merge keys: some of its keys are not written in it.
+    public static let merges = Flags(rawValue: 4)
+    /// A YAML node with an explicit tag that decides its value (`!!binary`, `!json`).
+    public static let tagged = Flags(rawValue: 8)
+  }
+
+  /// Every node; node 0 is the root once a document has been read.
+  public internal(set) var nodes: [Node] = []
+
+  public init() {}
+
+  /// The root node.
+  public var root: Node { nodes[0] }
+
+  /// The child of `node` holding key `name`, if it is written in the text.
+  public func child(of node: Int, named name: String) -> Int? {
+    nodes[node].children.first { nodes[$0].name.map { Self.sameKey($0, name) } ?? false }
+  }
+
+  /// Keys compare by Unicode scalars, as ``PrefValue`` does.
+  static func sameKey(_ a: String, _ b: String) -> Bool {
+    a.unicodeScalars.elementsEqual(b.unicodeScalars)
+  }
+}
+
+/// Builds a ``SourceMap`` while a reader scans: containers are opened and closed, and
+/// scalars recorded, in document order. Readers hold an optional builder, so the
+/// plain read path pays one nil check per value.
+final class SourceMapBuilder {
+  private(set) var map = SourceMap()
+  /// The open containers, innermost last.
+  private var open: [Int] = []
+
+  init() {}
+
+  /// Records a scalar (or an alias) and returns its node.
+  @discardableResult
+  func scalar(name: String? = nil, key: Range<Int>? = nil, value: Range<Int>, flags: SourceMap.Flags = [])
+    -> Int
+  {
+    add(SourceMap.Node(name: name, key: key, value: value, flags: flags))
+  }
+
+  /// Opens a container whose text starts at `start`; its end is set by ``close(end:)``.
+  @discardableResult
+  func open(name: String? = nil, key: Range<Int>? = nil, start: Int, flags: SourceMap.Flags = []) -> Int {
+    let node = add(SourceMap.Node(name: name, key: key, value: start..<start, flags: flags))
+    open.append(node)
+    return node
+  }
+
+  /// Closes the innermost open container; its text ends before `end`.
+  func close(end: Int) {
+    let node = open.removeLast()
+    map.nodes[node].value = map.nodes[node].value.lowerBound..<max(end, map.nodes[node].value.lowerBound)
+  }
+
+  /// Adds flags to a node already recorded (an anchor or merge key seen later).
+  func mark(_ node: Int, _ flags: SourceMap.Flags) {
+    map.nodes[node].flags.formUnion(flags)
+  }
+
+  /// Forgets the last child of the innermost open container (a null dropped under `--drop-nulls`).
+  func dropLastChild() {
+    guard let parent = open.last, let last = map.nodes[parent].children.popLast() else { return }
+    // Only the last node recorded can be dropped: a dropped null has no children.
+    if last == map.nodes.count - 1 { map.nodes.removeLast() }
+  }
+
+  /// The innermost open container, if any.
+  var current: Int? { open.last }
+
+  private func add(_ node: SourceMap.Node) -> Int {
+    let index = map.nodes.count
+    map.nodes.append(node)
+    if let parent = open.last { map.nodes[parent].children.append(index) }
+    return index
+  }
+}
