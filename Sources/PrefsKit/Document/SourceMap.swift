@@ -71,26 +71,50 @@ final class SourceMapBuilder {
 
   init() {}
 
-  /// Records a scalar (or an alias) and returns its node.
+  /// The key of the next node recorded (a dictionary entry's), as read and as written.
+  private var pendingKey: (name: String, range: Range<Int>)?
+
+  /// Sets the key of the next node: call before reading an entry's value.
+  func key(_ name: String, _ range: Range<Int>) {
+    pendingKey = (name, range)
+  }
+
+  /// Forgets a key whose value turned out to be nothing (a null dropped under `--drop-nulls`).
+  func discardKey() {
+    pendingKey = nil
+  }
+
+  /// Records a scalar (or an alias, or a value read as a whole such as a typed JSON
+  /// object) and returns its node.
   @discardableResult
-  func scalar(name: String? = nil, key: Range<Int>? = nil, value: Range<Int>, flags: SourceMap.Flags = [])
-    -> Int
-  {
-    add(SourceMap.Node(name: name, key: key, value: value, flags: flags))
+  func scalar(_ value: Range<Int>, flags: SourceMap.Flags = []) -> Int {
+    add(value: value, flags: flags)
   }
 
   /// Opens a container whose text starts at `start`; its end is set by ``close(end:)``.
   @discardableResult
-  func open(name: String? = nil, key: Range<Int>? = nil, start: Int, flags: SourceMap.Flags = []) -> Int {
-    let node = add(SourceMap.Node(name: name, key: key, value: start..<start, flags: flags))
+  func open(start: Int, flags: SourceMap.Flags = []) -> Int {
+    let node = add(value: start..<start, flags: flags)
     open.append(node)
     return node
   }
 
-  /// Closes the innermost open container; its text ends before `end`.
-  func close(end: Int) {
+  /// Closes the innermost open container, whose text ends before `end`, and returns it.
+  @discardableResult
+  func close(end: Int) -> Int {
     let node = open.removeLast()
     map.nodes[node].value = map.nodes[node].value.lowerBound..<max(end, map.nodes[node].value.lowerBound)
+    return node
+  }
+
+  /// Closes the innermost open container as one opaque value: a typed JSON object
+  /// or a tagged YAML collection whose parts are not values of the model.
+  @discardableResult
+  func closeOpaque(end: Int) -> Int {
+    let node = close(end: end)
+    map.nodes[node].children = []
+    map.nodes[node].flags.insert(.tagged)
+    return node
   }
 
   /// Adds flags to a node already recorded (an anchor or merge key seen later).
@@ -98,19 +122,13 @@ final class SourceMapBuilder {
     map.nodes[node].flags.formUnion(flags)
   }
 
-  /// Forgets the last child of the innermost open container (a null dropped under `--drop-nulls`).
-  func dropLastChild() {
-    guard let parent = open.last, let last = map.nodes[parent].children.popLast() else { return }
-    // Only the last node recorded can be dropped: a dropped null has no children.
-    if last == map.nodes.count - 1 { map.nodes.removeLast() }
-  }
-
   /// The innermost open container, if any.
   var current: Int? { open.last }
 
-  private func add(_ node: SourceMap.Node) -> Int {
+  private func add(value: Range<Int>, flags: SourceMap.Flags) -> Int {
     let index = map.nodes.count
-    map.nodes.append(node)
+    map.nodes.append(SourceMap.Node(name: pendingKey?.name, key: pendingKey?.range, value: value, flags: flags))
+    pendingKey = nil
     if let parent = open.last { map.nodes[parent].children.append(index) }
     return index
   }

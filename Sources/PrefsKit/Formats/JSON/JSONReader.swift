@@ -7,6 +7,8 @@ struct JSONReader {
   let warnings: Warnings
   var i = 0
   var depth = 0
+  /// Records where each value stands, when a source map is wanted.
+  var map: SourceMapBuilder?
 
   init(bytes: UnsafeBufferPointer<UInt8>, options: ReadOptions, warnings: Warnings) {
     self.bytes = bytes
@@ -37,6 +39,16 @@ struct JSONReader {
     switch bytes[i] {
     case UInt8(ascii: "{"): return try parseObject(path: path, literal: false)
     case UInt8(ascii: "["): return try parseArray(path: path)
+    default:
+      let start = i
+      let scalar = try parseScalar()
+      if let map, scalar != nil { map.scalar(start..<i) }
+      return scalar
+    }
+  }
+
+  mutating func parseScalar() throws -> Parsed {
+    switch bytes[i] {
     case UInt8(ascii: "\""): return .string(try parseString())
     case UInt8(ascii: "t"):
       try expectWord("true")
@@ -71,11 +83,13 @@ struct JSONReader {
   mutating func parseArray(path: PrefKeyPath) throws -> Parsed {
     try enter(at: i)
     defer { depth -= 1 }
+    map?.open(start: i)
     i += 1
     var items: [PrefValue] = []
     skipSpace()
     if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
       i += 1
+      map?.close(end: i)
       return .array(items)
     }
     while true {
@@ -93,6 +107,7 @@ struct JSONReader {
         i += 1
       } else if bytes[i] == UInt8(ascii: "]") {
         i += 1
+        map?.close(end: i)
         return .array(items)
       } else {
         throw error("unexpected \(describe(i)): expected ',' or ']'", at: i)
@@ -106,6 +121,7 @@ struct JSONReader {
     let objectStart = i
     try enter(at: i)
     defer { depth -= 1 }
+    map?.open(start: i)
     i += 1
     var dict = PrefDictionary()
     // The raw contents of a `$dict` member, kept uninterpreted in case it is the
@@ -114,6 +130,7 @@ struct JSONReader {
     skipSpace()
     if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
       i += 1
+      map?.close(end: i)
       return .dictionary(dict)
     }
     while true {
@@ -124,6 +141,7 @@ struct JSONReader {
       }
       let keyStart = i
       let key = try parseString()
+      let keyEnd = i
       skipSpace()
       guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
         throw error(
@@ -133,6 +151,7 @@ struct JSONReader {
       skipSpace()
       let valueStart = i
       let valuePath = path.appending(key: key)
+      map?.key(key, keyStart..<keyEnd)
       let parsed: Parsed
       if !literal, key == "$dict", dict.isEmpty, i < bytes.count, bytes[i] == UInt8(ascii: "{") {
         parsed = try parseObject(path: valuePath, literal: true)
@@ -145,6 +164,7 @@ struct JSONReader {
         guard dict.insertNew(key, value) else { throw error("duplicate key \"\(key)\"", at: keyStart) }
       } else {
         if dict.contains(key) { throw error("duplicate key \"\(key)\"", at: keyStart) }
+        map?.discardKey()
         try handleNull(at: valueStart, path: valuePath)
       }
       skipSpace()
@@ -158,10 +178,16 @@ struct JSONReader {
         throw error("unexpected \(describe(i)): expected ',' or '}'", at: i)
       }
     }
-    if literal { return .dictionary(dict) }
+    if literal {
+      map?.close(end: i)
+      return .dictionary(dict)
+    }
     if dict.count == 1, let key = dict.keys.first, JSONCodec.typedKeys.contains(key) {
+      // A typed object is one value: its member is not a value of the document.
+      map?.closeOpaque(end: i)
       return try interpretTyped(key: key, value: dict[key]!, literal: literalChild, at: objectStart)
     }
+    map?.close(end: i)
     // A `$dict` member in a larger object is an ordinary key: interpret its contents now.
     if let literalChild, dict.count > 1 {
       dict["$dict"] = try interpretAfterwards(literalChild, at: objectStart)

@@ -64,17 +64,19 @@ struct XMLPlistReader {
   /// (wait for each read-ahead to start rather than read its entries here).
   mutating func read(
     parts: Int? = nil, minimumPartsSize: Int = minimumPartsSize, queue: DispatchQueue = .global(),
-    awaitingReadAheads: Bool = false
+    awaitingReadAheads: Bool = false, map: SourceMapBuilder? = nil
   ) throws -> PrefValue {
     // The parser works on the input's own bytes: no copy of a large file.
     let data = self.data
     return try data.withUnsafeBytes { raw in
+      // A source map is built in document order, by one parser.
       let parts =
-        raw.count < minimumPartsSize
+        raw.count < minimumPartsSize || map != nil
         ? 1 : parts ?? min(ProcessInfo.processInfo.activeProcessorCount, Self.maximumParts)
       var parser = XMLPlistParser(
         raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, parts: parts, queue: queue,
         awaitingReadAheads: awaitingReadAheads)
+      parser.map = map
       defer { runsTaken = parser.runsTaken }
       return try parser.read()
     }
@@ -92,6 +94,8 @@ private struct XMLPlistParser {
   private let awaitingReadAheads: Bool
   /// How many runs were taken from the other parsers.
   private(set) var runsTaken = 0
+  /// Records where each value stands, when a source map is wanted.
+  var map: SourceMapBuilder?
 
   init(
     _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, parts: Int, queue: DispatchQueue, awaitingReadAheads: Bool
@@ -149,6 +153,21 @@ private struct XMLPlistParser {
   }
 
   private mutating func value(_ tag: Tag, depth: Int) throws -> PrefValue {
+    guard let map else { return try plainValue(tag, depth: depth) }
+    switch tag.kind {
+    case .dict, .array:
+      map.open(start: tag.start)
+      let value = try plainValue(tag, depth: depth)
+      if case .uid = value { map.closeOpaque(end: i) } else { map.close(end: i) }
+      return value
+    default:
+      let value = try plainValue(tag, depth: depth)
+      map.scalar(tag.start..<i)
+      return value
+    }
+  }
+
+  private mutating func plainValue(_ tag: Tag, depth: Int) throws -> PrefValue {
     switch tag.kind {
     case .dict: return try dictionary(tag, depth: depth)
     case .array: return try array(tag, depth: depth)
@@ -214,6 +233,7 @@ private struct XMLPlistParser {
       throw error("<\(name(keyTag))> inside <dict> where a <key> was expected", at: keyTag.start)
     }
     let key = try text(of: keyTag)
+    map?.key(key, keyTag.start..<i)
     try skipMisc()
     guard peek(UInt8(ascii: "<")), !starts("</") else {
       throw error("value missing for key '\(key)'")

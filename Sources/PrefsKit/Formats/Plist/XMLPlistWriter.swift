@@ -20,6 +20,10 @@ struct XMLPlistWriter {
   private let warnings: Warnings
   private var path: [PrefKeyPath.Component] = []
   private var digits = [UInt8](repeating: 0, count: 24)
+  /// One level of indentation (CF writes a tab), and what stands before every line:
+  /// a fragment for the patcher takes both from the document it goes into.
+  var indentUnit: [UInt8] = [0x09]
+  var linePrefix: [UInt8] = []
 
   init(to out: ByteWriter, sortKeys: Bool, warnings: Warnings) {
     self.out = out
@@ -43,7 +47,26 @@ struct XMLPlistWriter {
   }
 
   private func indent(_ depth: Int) throws {
-    for _ in 0..<depth { try out.write(0x09) }
+    if !linePrefix.isEmpty { try out.write(linePrefix) }
+    if indentUnit == [0x09] {
+      for _ in 0..<depth { try out.write(0x09) }
+    } else {
+      for _ in 0..<depth { try out.write(indentUnit) }
+    }
+  }
+
+  /// Writes one entry of a dictionary (`<key>` line and value) or, without `key`, one
+  /// item of an array, each line after ``linePrefix``: the text the patcher inserts.
+  /// `path` is where it goes, for messages.
+  mutating func fragment(key: String?, value: PrefValue, at path: PrefKeyPath) throws {
+    self.path = path.components
+    if let key {
+      try indent(0)
+      try raw("<key>")
+      try escaped(key, what: "key")
+      try raw("</key>\n")
+    }
+    try element(value, depth: 0)
   }
 
   private func line(_ text: StaticString, depth: Int) throws {

@@ -21,8 +21,17 @@ final class YAMLEmitter {
   /// How deep inside such a collection the emitter is: its keys keep their order,
   /// which the bytes depend on.
   private var embeddedDepth = 0
+  /// Collections in flow style (`[a, b]`, `{k: v}`), for values placed inside a flow collection.
+  private let flow: Bool
+  /// The style of the next string scalar written, when the text it replaces asks for one.
+  private var nextStringStyle: yaml_scalar_style_t?
 
-  init(writer: ByteWriter, sortKeys: Bool, expandData: Bool = false) throws {
+  /// An emitter writing into `writer`; `indent` (2 to 9 spaces), `flow` and `crlf`
+  /// lay out fragments in the style of a document being patched.
+  init(
+    writer: ByteWriter, sortKeys: Bool, expandData: Bool = false, indent: Int = 2, flow: Bool = false,
+    crlf: Bool = false
+  ) throws {
     emitter = .allocate(capacity: 1)
     guard yaml_emitter_initialize(emitter) == 1 else {
       emitter.deallocate()
@@ -31,6 +40,7 @@ final class YAMLEmitter {
     sink = Sink(writer)
     self.sortKeys = sortKeys
     self.expandData = expandData
+    self.flow = flow
     yaml_emitter_set_output(
       emitter,
       { context, buffer, size in
@@ -45,10 +55,10 @@ final class YAMLEmitter {
       }, Unmanaged.passUnretained(sink).toOpaque())
     yaml_emitter_set_encoding(emitter, YAML_UTF8_ENCODING)
     yaml_emitter_set_unicode(emitter, 1)
-    yaml_emitter_set_indent(emitter, 2)
+    yaml_emitter_set_indent(emitter, Int32(min(max(indent, 2), 9)))
     // Negative: no width limit, so long scalars are never folded.
     yaml_emitter_set_width(emitter, -1)
-    yaml_emitter_set_break(emitter, YAML_LN_BREAK)
+    yaml_emitter_set_break(emitter, crlf ? YAML_CRLN_BREAK : YAML_LN_BREAK)
   }
 
   deinit {
@@ -78,6 +88,38 @@ final class YAMLEmitter {
     yaml_mapping_end_event_initialize(&event)
     try emit(&event)
     try endDocument(endingStream: isLast)
+  }
+
+  /// Writes `value` as the only item of a sequence (`- value`) or, with `key`, the only
+  /// entry of a mapping (`key: value`): the text of one entry, for the patcher. In flow
+  /// style the collection's brackets surround it. `quoted` asks for a string in double
+  /// (`"`) or single (`'`) quotes, as the text it replaces has.
+  func entry(key: String?, value: PrefValue, quoted: UInt8? = nil) throws {
+    try startDocument()
+    var event = yaml_event_t()
+    if let key {
+      yaml_mapping_start_event_initialize(
+        &event, nil, nil, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE)
+      try emit(&event)
+      try string(key, isKey: true)
+    } else {
+      yaml_sequence_start_event_initialize(
+        &event, nil, nil, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE)
+      try emit(&event)
+    }
+    switch quoted {
+    case UInt8(ascii: "\""): nextStringStyle = YAML_DOUBLE_QUOTED_SCALAR_STYLE
+    case UInt8(ascii: "'"): nextStringStyle = YAML_SINGLE_QUOTED_SCALAR_STYLE
+    default: nextStringStyle = nil
+    }
+    try node(value)
+    if key != nil {
+      yaml_mapping_end_event_initialize(&event)
+    } else {
+      yaml_sequence_end_event_initialize(&event)
+    }
+    try emit(&event)
+    try endDocument(endingStream: true)
   }
 
   private func startDocument() throws {
@@ -140,7 +182,7 @@ final class YAMLEmitter {
       try scalar(String(u), tag: Self.uidTag, style: YAML_PLAIN_SCALAR_STYLE)
     case .array(let items):
       var event = yaml_event_t()
-      let style = items.isEmpty ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE
+      let style = items.isEmpty || flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE
       yaml_sequence_start_event_initialize(&event, nil, tag?.utf8Start, tag == nil ? 1 : 0, style)
       try emit(&event)
       for item in items { try node(item) }
@@ -148,7 +190,7 @@ final class YAMLEmitter {
       try emit(&event)
     case .dictionary(let dict):
       var event = yaml_event_t()
-      let style = dict.isEmpty ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE
+      let style = dict.isEmpty || flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE
       yaml_mapping_start_event_initialize(&event, nil, tag?.utf8Start, tag == nil ? 1 : 0, style)
       try emit(&event)
       if sortKeys, embeddedDepth == 0 {
@@ -179,12 +221,18 @@ final class YAMLEmitter {
   }
 
   private func string(_ s: String, isKey: Bool) throws {
-    let style: yaml_scalar_style_t
+    var style: yaml_scalar_style_t
     switch YAMLScalarStyle.choose(for: s, isKey: isKey) {
     case .plain: style = YAML_PLAIN_SCALAR_STYLE
     case .doubleQuoted: style = YAML_DOUBLE_QUOTED_SCALAR_STYLE
     case .literal: style = YAML_LITERAL_SCALAR_STYLE
     }
+    if !isKey, let asked = nextStringStyle {
+      // libyaml falls back to double quotes where single quotes cannot hold the text.
+      style = asked
+      nextStringStyle = nil
+    }
+    if flow, style == YAML_LITERAL_SCALAR_STYLE { style = YAML_DOUBLE_QUOTED_SCALAR_STYLE }
     try scalar(s, tag: nil, style: style)
   }
 

@@ -116,3 +116,39 @@ final class YAMLEventStream {
     return YAMLMark(line: line, column: column)
   }
 }
+
+/// Turns libyaml's marks, which count characters, into byte offsets of the UTF-8
+/// input. Marks arrive in document order, so a cursor walks forward through the
+/// bytes once; ASCII input needs no walk at all.
+struct YAMLOffsets {
+  private let bytes: UnsafeRawBufferPointer?
+  private let isASCII: Bool
+  /// libyaml does not count a byte order mark.
+  private let start: Int
+  private var character = 0
+  private var byte = 0
+
+  init(_ bytes: UnsafeRawBufferPointer?) {
+    self.bytes = bytes
+    let bom = bytes.map { $0.starts(with: [0xEF, 0xBB, 0xBF]) } ?? false
+    start = bom ? 3 : 0
+    isASCII = bytes.map { !$0.contains { $0 >= 0x80 } || ($0.count == 3 && bom) } ?? true
+    byte = start
+  }
+
+  /// The byte offset of `mark`.
+  mutating func byteOffset(_ mark: yaml_mark_t) -> Int {
+    let target = Int(mark.index)
+    guard let bytes, !isASCII else { return start + target }
+    if target < character {
+      character = 0
+      byte = start
+    }
+    while character < target, byte < bytes.count {
+      byte += 1
+      while byte < bytes.count, bytes[byte] & 0xC0 == 0x80 { byte += 1 }
+      character += 1
+    }
+    return byte
+  }
+}

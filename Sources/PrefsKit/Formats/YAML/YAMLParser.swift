@@ -29,6 +29,8 @@ struct YAMLParser {
 
   private struct Frame {
     var isMapping: Bool
+    /// Written in flow style (`[…]`, `{…}`), not block style.
+    var isFlow = false
     var start: YAMLMark
     var anchor: String?
     var count = 1
@@ -49,6 +51,34 @@ struct YAMLParser {
 
   private var anchors: [String: Anchored] = [:]
   private var expansion = 0
+  /// Records where each value stands, when a source map is wanted.
+  var map: SourceMapBuilder?
+  /// Byte offsets of libyaml's marks (which count characters), for the map.
+  var offsets = YAMLOffsets(nil)
+  /// Where the last value recorded in the map ends: a block collection ends there.
+  private var lastEnd = 0
+
+  /// Records a scalar or alias event in the map: a key for the entry to come, or a value.
+  private mutating func record(
+    _ event: UnsafePointer<yaml_event_t>, in map: SourceMapBuilder, keyPosition: Bool, node: Node,
+    isMergeKey: Bool, flags: SourceMap.Flags
+  ) {
+    let range = offsets.byteOffset(event.pointee.start_mark)..<offsets.byteOffset(event.pointee.end_mark)
+    lastEnd = range.upperBound
+    if keyPosition {
+      if isMergeKey {
+        map.key("<<", range)
+      } else if case .value(.string(let key)) = node {
+        map.key(key, range)
+      }
+      return
+    }
+    guard case .value = node else {
+      map.discardKey()
+      return
+    }
+    map.scalar(range, flags: flags)
+  }
 
   // MARK: Documents
 
@@ -101,6 +131,12 @@ struct YAMLParser {
         if let anchor = event.pointee.data.scalar.anchor {
           anchors[string(anchor)] = Anchored(node: done, count: 1)
         }
+        if let map {
+          let s = event.pointee.data.scalar
+          var flags: SourceMap.Flags = s.anchor == nil ? [] : .anchored
+          if s.tag != nil { flags.insert(.tagged) }
+          record(event, in: map, keyPosition: keyPosition, node: done, isMergeKey: isMergeKey, flags: flags)
+        }
 
       case YAML_ALIAS_EVENT:
         let name = string(event.pointee.data.alias.anchor)
@@ -113,6 +149,10 @@ struct YAMLParser {
         }
         done = anchored.node
         count = anchored.count
+        if let map {
+          let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
+          record(event, in: map, keyPosition: keyPosition, node: done, isMergeKey: false, flags: .alias)
+        }
 
       case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
         let isMapping = event.pointee.type == YAML_MAPPING_START_EVENT
@@ -129,7 +169,17 @@ struct YAMLParser {
           isMapping
           ? event.pointee.data.mapping_start.anchor : event.pointee.data.sequence_start.anchor
         let embedded = try tag.flatMap { try checkCollectionTag(string($0), isMapping: isMapping, at: at) }
-        stack.append(Frame(isMapping: isMapping, start: at, anchor: anchor.map(string), embedded: embedded))
+        let isFlow =
+          isMapping
+          ? event.pointee.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+          : event.pointee.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+        stack.append(
+          Frame(isMapping: isMapping, isFlow: isFlow, start: at, anchor: anchor.map(string), embedded: embedded))
+        if let map {
+          var flags: SourceMap.Flags = anchor == nil ? [] : .anchored
+          if tag != nil { flags.insert(.tagged) }
+          map.open(start: offsets.byteOffset(event.pointee.start_mark), flags: flags)
+        }
         continue
 
       case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
@@ -148,6 +198,13 @@ struct YAMLParser {
           }
         }
         if let anchor = frame.anchor { anchors[anchor] = Anchored(node: done, count: count) }
+        if let map {
+          // A flow collection ends at its bracket; a block one at its last value
+          // (libyaml's end mark lies past the comments and blank lines after it).
+          if frame.isFlow { lastEnd = offsets.byteOffset(event.pointee.end_mark) }
+          let node = frame.embedded != nil ? map.closeOpaque(end: lastEnd) : map.close(end: lastEnd)
+          if !frame.merges.isEmpty { map.mark(node, .merges) }
+        }
         if stack.isEmpty { return (done, frame.start) }
 
       default:

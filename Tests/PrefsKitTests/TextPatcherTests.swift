@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+
+@testable import PrefsKit
+
+/// The patcher: edits change only the bytes of what changed, in every text format.
+@Suite struct TextPatcherTests {
+  /// `text` read as `format`, changed by `change`, patched; the result must read back
+  /// as the changed value, and must not have been rewritten whole.
+  func patch(
+    _ text: String, _ format: Format, file: String = #fileID, line: Int = #line,
+    _ change: (inout PrefValue) throws -> Void
+  ) throws -> String {
+    let document = try #require(try TextDocument(Data(text.utf8), format: format))
+    var value = document.value
+    try change(&value)
+    let result = try document.patched(to: value)
+    #expect(result.rewrittenWhole == nil, "rewritten whole: \(result.rewrittenWhole ?? "")")
+    #expect(try format.codec.read(result.data, options: ReadOptions(), warnings: Warnings()) == value)
+    return String(decoding: result.data, as: UTF8.self)
+  }
+
+  func set(_ path: String, _ newValue: PrefValue) -> (inout PrefValue) throws -> Void {
+    { value in value = try value.setting(newValue, at: PrefKeyPath.parse(path), createMissing: true) }
+  }
+
+  func remove(_ path: String) -> (inout PrefValue) throws -> Void {
+    { value in value = try value.removing(at: PrefKeyPath.parse(path)) }
+  }
+
+  // MARK: YAML
+
+  let yaml = """
+    # Settings for the app
+    username: ada   # who
+
+    # Privacy
+    isAccountPrivate: true
+    window:
+      width: 800
+      height: 600
+    tags:
+      - one
+      - "two"
+    ringtone: 'Chimes'
+
+    """
+
+  @Test func yamlScalarChangeTouchesOnlyItsValue() throws {
+    let out = try patch(yaml, .yaml, set("window.width", .integer(1024)))
+    #expect(out == yaml.replacingOccurrences(of: "width: 800", with: "width: 1024"))
+  }
+
+  @Test func yamlStringKeepsItsQuotes() throws {
+    let out = try patch(yaml, .yaml, set("ringtone", .string("Waves")))
+    #expect(out == yaml.replacingOccurrences(of: "'Chimes'", with: "'Waves'"))
+    let two = try patch(yaml, .yaml, set("tags.1", .string("three")))
+    #expect(two == yaml.replacingOccurrences(of: "\"two\"", with: "\"three\""))
+  }
+
+  @Test func yamlTrailingCommentStays() throws {
+    let out = try patch(yaml, .yaml, set("username", .string("grace")))
+    #expect(out == yaml.replacingOccurrences(of: "username: ada", with: "username: grace"))
+  }
+
+  @Test func yamlRemovingAnEntryTakesItsOwnCommentOnly() throws {
+    let out = try patch(yaml, .yaml, remove("isAccountPrivate"))
+    #expect(out == yaml.replacingOccurrences(of: "# Privacy\nisAccountPrivate: true\n", with: ""))
+  }
+
+  @Test func yamlNewKeyGoesAfterItsSiblingsInTheirIndentation() throws {
+    let out = try patch(yaml, .yaml, set("window.depth", .integer(3)))
+    #expect(out == yaml.replacingOccurrences(of: "  height: 600\n", with: "  height: 600\n  depth: 3\n"))
+    let top = try patch(yaml, .yaml, set("volume", .real(0.5)))
+    #expect(top == yaml + "volume: 0.5\n")
+  }
+
+  @Test func yamlArrayAppendAndRemoveByAlignment() throws {
+    let appended = try patch(yaml, .yaml) { value in
+      value = try value.setting(.string("three"), at: ["tags", "2"])
+    }
+    #expect(appended == yaml.replacingOccurrences(of: "  - \"two\"\n", with: "  - \"two\"\n  - three\n"))
+    let removed = try patch(yaml, .yaml, remove("tags.0"))
+    #expect(removed == yaml.replacingOccurrences(of: "  - one\n", with: ""))
+  }
+
+  @Test func yamlScalarBecomingACollectionRewritesTheEntry() throws {
+    let out = try patch(yaml, .yaml, set("username", .dictionary(["first": .string("Ada"), "last": .string("L")])))
+    #expect(
+      out
+        == yaml.replacingOccurrences(
+          of: "username: ada   # who", with: "username:\n  first: Ada\n  last: L   # who"))
+  }
+
+  @Test func yamlTypeChangeOfAScalarIsInPlace() throws {
+    let out = try patch(yaml, .yaml, set("isAccountPrivate", .string("false")))
+    #expect(out == yaml.replacingOccurrences(of: "isAccountPrivate: true", with: "isAccountPrivate: \"false\""))
+  }
+
+  @Test func yamlFlowCollections() throws {
+    let text = "a: [1, 2, 3]\nb: {x: 1, y: 2}\n"
+    #expect(try patch(text, .yaml, remove("a.1")) == "a: [1, 3]\nb: {x: 1, y: 2}\n")
+    #expect(try patch(text, .yaml, remove("a.2")) == "a: [1, 2]\nb: {x: 1, y: 2}\n")
+    #expect(try patch(text, .yaml, set("b.z", .string("a b"))) == "a: [1, 2, 3]\nb: {x: 1, y: 2, z: a b}\n")
+    #expect(try patch(text, .yaml, set("a.3", .integer(4))) == "a: [1, 2, 3, 4]\nb: {x: 1, y: 2}\n")
+  }
+
+  @Test func yamlFourSpaceIndentationAndCRLF() throws {
+    let text = "root:\r\n    a: 1\r\n    b:\r\n        c: 2\r\n"
+    let out = try patch(text, .yaml, set("root.b.d", .array([.integer(1)])))
+    #expect(out == "root:\r\n    a: 1\r\n    b:\r\n        c: 2\r\n        d:\r\n        - 1\r\n")
+  }
+
+  @Test func yamlAnchorIsKeptWhenItsValueChanges() throws {
+    let text = "base: &b 1\nother: *b\n"
+    let out = try patch(text, .yaml, set("other", .integer(2)))
+    #expect(out == "base: &b 1\nother: 2\n")
+  }
+
+  @Test func yamlEmptyFlowCollectionFilledInFlowStyle() throws {
+    // A flow collection stays one: the user wrote it so.
+    #expect(try patch("a: {}\nb: 1\n", .yaml, set("a.k", .string("v"))) == "a: {k: v}\nb: 1\n")
+    #expect(try patch("a: []\nb: 1\n", .yaml, set("a.0", .integer(1))) == "a: [1]\nb: 1\n")
+  }
+
+  @Test func yamlMergedKeyRemovedRewritesTheMapping() throws {
+    let text = "base: &b {x: 1, y: 2}\nuse:\n  <<: *b\n  z: 3\n"
+    let document = try #require(try TextDocument(Data(text.utf8), format: .yaml))
+    let value = try document.value.removing(at: ["use", "x"])
+    let result = try document.patched(to: value)
+    #expect(try YAMLCodec().decode(result.data) == value)
+    #expect(result.rewrittenEntries == [PrefKeyPath([.key("use")])])
+    #expect(String(decoding: result.data, as: UTF8.self).hasPrefix("base: &b {x: 1, y: 2}\n"))
+  }
+
+  // MARK: JSON
+
+  let json = """
+    {
+        "name": "prefs",
+        "port": 8080,
+        "nested": {
+            "a": true
+        },
+        "list": [1, 2]
+    }
+
+    """
+
+  @Test func jsonScalarChange() throws {
+    #expect(try patch(json, .json, set("port", .integer(9090))) == json.replacingOccurrences(of: "8080", with: "9090"))
+  }
+
+  @Test func jsonInsertAfterLastFixesCommas() throws {
+    let out = try patch(json, .json, set("nested.b", .string("x")))
+    #expect(
+      out == json.replacingOccurrences(of: "\"a\": true\n", with: "\"a\": true,\n        \"b\": \"x\"\n"))
+  }
+
+  @Test func jsonRemoveLastFixesCommas() throws {
+    let out = try patch(json, .json, remove("list"))
+    #expect(out == json.replacingOccurrences(of: "    },\n    \"list\": [1, 2]\n", with: "    }\n"))
+    let first = try patch(json, .json, remove("name"))
+    #expect(first == json.replacingOccurrences(of: "    \"name\": \"prefs\",\n", with: ""))
+  }
+
+  @Test func jsonInlineArray() throws {
+    #expect(try patch(json, .json, remove("list.0")) == json.replacingOccurrences(of: "[1, 2]", with: "[2]"))
+    #expect(try patch(json, .json, set("list.2", .integer(3))) == json.replacingOccurrences(of: "[1, 2]", with: "[1, 2, 3]"))
+  }
+
+  @Test func jsonNewContainerInTheFilesIndentation() throws {
+    let out = try patch(json, .json, set("extra", .dictionary(["k": .date(Date(timeIntervalSince1970: 0))])))
+    #expect(
+      out
+        == json.replacingOccurrences(
+          of: "    \"list\": [1, 2]\n",
+          with: "    \"list\": [1, 2],\n    \"extra\": {\n        \"k\": {\"$date\": \"1970-01-01T00:00:00Z\"}\n    }\n"))
+  }
+
+  // MARK: XML plist
+
+  let plist = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+    <plist version="1.0">
+    <dict>
+        <!-- the version users see -->
+        <key>CFBundleShortVersionString</key>
+        <string>1.0</string>
+        <key>CFBundleVersion</key>
+        <string>1</string>
+        <key>LSRequiresIPhoneOS</key>
+        <true/>
+    </dict>
+    </plist>
+
+    """
+
+  @Test func xmlScalarChangeKeepsSpacesAndComments() throws {
+    let out = try patch(plist, .xml, set("CFBundleVersion", .string("1.1")))
+    #expect(out == plist.replacingOccurrences(of: "<string>1</string>", with: "<string>1.1</string>"))
+  }
+
+  @Test func xmlInsertInTheFilesIndentation() throws {
+    let out = try patch(plist, .xml, set("UIArray", .array([.integer(1), .bool(false)])))
+    #expect(
+      out
+        == plist.replacingOccurrences(
+          of: "    <true/>\n",
+          with:
+            "    <true/>\n    <key>UIArray</key>\n    <array>\n        <integer>1</integer>\n        <false/>\n    </array>\n"
+        ))
+  }
+
+  @Test func xmlRemoveTakesTheCommentAbove() throws {
+    let out = try patch(plist, .xml, remove("CFBundleShortVersionString"))
+    #expect(
+      out
+        == plist.replacingOccurrences(
+          of: "    <!-- the version users see -->\n    <key>CFBundleShortVersionString</key>\n    <string>1.0</string>\n",
+          with: ""))
+  }
+
+  @Test func xmlUTF16StaysUTF16() throws {
+    var data = Data([0xFF, 0xFE])
+    let text = plist.replacingOccurrences(of: "UTF-8", with: "UTF-16")
+    for unit in text.utf16 { withUnsafeBytes(of: unit.littleEndian) { data.append(contentsOf: $0) } }
+    let document = try #require(try TextDocument(data, format: .xml))
+    let value = try document.value.setting(.string("2"), at: ["CFBundleVersion"])
+    let result = try document.patched(to: value)
+    #expect(result.rewrittenWhole == nil)
+    #expect(result.data.starts(with: [0xFF, 0xFE]))
+    let back = String(data: result.data, encoding: .utf16LittleEndian)!
+    #expect(back.dropFirst() == text.replacingOccurrences(of: "<string>1</string>", with: "<string>2</string>"))
+  }
+
+  @Test func unchangedValueGivesTheSameBytes() throws {
+    for (text, format) in [(yaml, Format.yaml), (json, .json), (plist, .xml)] {
+      let document = try #require(try TextDocument(Data(text.utf8), format: format))
+      #expect(try document.patched(to: document.value).data == Data(text.utf8))
+    }
+  }
+}
