@@ -166,7 +166,8 @@ import Testing
 
   @Test func jsonInlineArray() throws {
     #expect(try patch(json, .json, remove("list.0")) == json.replacingOccurrences(of: "[1, 2]", with: "[2]"))
-    #expect(try patch(json, .json, set("list.2", .integer(3))) == json.replacingOccurrences(of: "[1, 2]", with: "[1, 2, 3]"))
+    #expect(
+      try patch(json, .json, set("list.2", .integer(3))) == json.replacingOccurrences(of: "[1, 2]", with: "[1, 2, 3]"))
   }
 
   @Test func jsonNewContainerInTheFilesIndentation() throws {
@@ -175,7 +176,8 @@ import Testing
       out
         == json.replacingOccurrences(
           of: "    \"list\": [1, 2]\n",
-          with: "    \"list\": [1, 2],\n    \"extra\": {\n        \"k\": {\"$date\": \"1970-01-01T00:00:00Z\"}\n    }\n"))
+          with: "    \"list\": [1, 2],\n    \"extra\": {\n        \"k\": {\"$date\": \"1970-01-01T00:00:00Z\"}\n    }\n"
+        ))
   }
 
   // MARK: XML plist
@@ -218,7 +220,8 @@ import Testing
     #expect(
       out
         == plist.replacingOccurrences(
-          of: "    <!-- the version users see -->\n    <key>CFBundleShortVersionString</key>\n    <string>1.0</string>\n",
+          of:
+            "    <!-- the version users see -->\n    <key>CFBundleShortVersionString</key>\n    <string>1.0</string>\n",
           with: ""))
   }
 

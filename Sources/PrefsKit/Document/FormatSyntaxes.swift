@@ -34,9 +34,14 @@ struct JSONSyntax: TextSyntax {
     guard let key else { return rendered }
     let name = ByteWriter()
     try JSONWriter(out: name, options: WriteOptions()).writeString(key)
-    // `"key": value`, or `"key":value` where the document writes no spaces.
-    let spaced = !context.inline || context.text.firstRange(of: [0x22, 0x3A, 0x20]) != nil
+    let spaced = !context.inline || spacedOneLine(context.text)
     return Array(try name.data) + (spaced ? [0x3A, 0x20] : [0x3A]) + rendered
+  }
+
+  /// Whether a document written on one line puts spaces after `:` (`{"a": 1}`), or
+  /// none, as compact JSON does.
+  private func spacedOneLine(_ text: [UInt8]) -> Bool {
+    text.firstRange(of: [0x22, 0x3A, 0x20]) != nil
   }
 
   /// `value` as JSON: on one line inside a one-line container, else pretty, each line
@@ -45,6 +50,7 @@ struct JSONSyntax: TextSyntax {
     let out = ByteWriter()
     var writer = JSONWriter(out: out, options: WriteOptions(compact: context.inline))
     writer.path = context.path.components
+    writer.spacedOneLine = spacedOneLine(context.text)
     try writer.write(value)
     let bytes = Array(try out.data)
     guard !context.inline, bytes.contains(0x0A) else { return bytes }

@@ -145,7 +145,9 @@ extension Array where Element == UInt8 {
   func afterLineBreak(at position: Int) -> Int? {
     guard position < count else { return nil }
     if self[position] == 0x0A { return position + 1 }
-    if self[position] == 0x0D { return position + 1 < count && self[position + 1] == 0x0A ? position + 2 : position + 1 }
+    if self[position] == 0x0D {
+      return position + 1 < count && self[position + 1] == 0x0A ? position + 2 : position + 1
+    }
     return nil
   }
 

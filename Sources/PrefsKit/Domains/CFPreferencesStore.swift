@@ -42,7 +42,8 @@ import Foundation
 
     @discardableResult
     public func modify(
-      force: Bool, dryRun: Bool, options: ReadOptions, _ body: (inout PrefDictionary?) throws -> Void
+      force: Bool, dryRun: Bool, options: ReadOptions, warnings: Warnings,
+      _ body: (inout PrefDictionary?) throws -> Void
     ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
       let before = try read(options: options)
       var after = before

@@ -11,10 +11,13 @@ public protocol PreferenceDomain: Sendable {
   /// Reads the domain under its lock, lets `body` change it (nil: the domain does
   /// not exist / is to be deleted), and writes the result back atomically unless
   /// `dryRun`. A domain that does not parse is refused unless `force`, which first
-  /// keeps a copy of it beside it (`.bak`). Returns the contents before and after.
+  /// keeps a copy of it beside it (`.bak`). A text file keeps its text: only the
+  /// bytes of what changed change, and `warnings` says where that could not be done
+  /// in place. Returns the contents before and after.
   @discardableResult
   func modify(
-    force: Bool, dryRun: Bool, options: ReadOptions, _ body: (inout PrefDictionary?) throws -> Void
+    force: Bool, dryRun: Bool, options: ReadOptions, warnings: Warnings,
+    _ body: (inout PrefDictionary?) throws -> Void
   ) throws -> (before: PrefDictionary?, after: PrefDictionary?)
 }
 

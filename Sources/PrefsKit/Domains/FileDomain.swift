@@ -39,8 +39,8 @@ public struct FileDomain: PreferenceDomain {
     try load(options: options)?.contents
   }
 
-  /// The file's contents and format, or nil when there is no file.
-  func load(options: ReadOptions) throws -> (contents: PrefDictionary, format: Format)? {
+  /// The file's contents, format and bytes, or nil when there is no file.
+  func load(options: ReadOptions) throws -> (contents: PrefDictionary, format: Format, data: Data)? {
     var info = stat()
     guard stat(path, &info) == 0 else {
       if errno == ENOENT { return nil }
@@ -49,7 +49,7 @@ public struct FileDomain: PreferenceDomain {
     let data = try InputFile.read(path, limit: options.maxInputBytes)
     // An empty file holds nothing to lose: it reads as an empty domain.
     if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-      return (PrefDictionary(), newFileFormat)
+      return (PrefDictionary(), newFileFormat, data)
     }
     do {
       let (value, format) = try Format.read(data, path: path, options: options)
@@ -58,7 +58,7 @@ public struct FileDomain: PreferenceDomain {
           .badInput,
           "the domain holds \(value.kind.article) \(value.kind.rawValue), not a dictionary")
       }
-      return (dict, format)
+      return (dict, format, data)
     } catch let error as PrefsError {
       throw error.inFile(path)
     }
@@ -66,7 +66,7 @@ public struct FileDomain: PreferenceDomain {
 
   @discardableResult
   public func modify(
-    force: Bool = false, dryRun: Bool = false, options: ReadOptions = ReadOptions(),
+    force: Bool = false, dryRun: Bool = false, options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings(),
     _ body: (inout PrefDictionary?) throws -> Void
   ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
     if createsFolder, !dryRun {
@@ -87,10 +87,12 @@ public struct FileDomain: PreferenceDomain {
     var before: PrefDictionary?
     var format = newFileFormat
     var corrupt: Data?
+    var original: Data?
     do {
       if let loaded = try load(options: options) {
         before = loaded.contents
         format = loaded.format
+        original = loaded.data
       }
     } catch let error as PrefsError where error.category == .badInput {
       guard force else {
@@ -111,8 +113,20 @@ public struct FileDomain: PreferenceDomain {
     }
     if let after {
       if after != before || corrupt != nil || before == nil {
-        try AtomicFile.write(to: path, newFileMode: newFileMode) { writer in
-          try format.codec.write(.dictionary(after), to: writer, options: WriteOptions(), warnings: Warnings())
+        if corrupt == nil, let original, let document = try? TextDocument(original, format: format, options: options) {
+          // A text file is the user's: only the bytes of what changed change.
+          let patch = try document.patched(to: .dictionary(after), warnings: warnings)
+          for path in patch.rewrittenEntries {
+            warnings.add(
+              "\(path.description.isEmpty ? "the top level" : path.description) could not change in place and was written whole"
+            )
+          }
+          if let why = patch.rewrittenWhole { warnings.add("the whole file was written anew: \(why)") }
+          try AtomicFile.write(patch.data, to: path, newFileMode: newFileMode)
+        } else {
+          try AtomicFile.write(to: path, newFileMode: newFileMode) { writer in
+            try format.codec.write(.dictionary(after), to: writer, options: WriteOptions(), warnings: warnings)
+          }
         }
       }
     } else if before != nil || corrupt != nil {

@@ -19,7 +19,7 @@ enum Delete {
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
     let key = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
-    try domain.modify(force: arguments.has(Options.force), dryRun: false, options: ReadOptions()) { contents in
+    try changeDomain(domain, arguments, console: console) { contents in
       guard var dict = contents else { throw missingDomain(domain) }
       if let key {
         guard dict[key] != nil else { throw PrefsError(.noInput, "no key '\(key)' in the domain", file: domain.name) }

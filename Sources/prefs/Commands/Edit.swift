@@ -46,7 +46,7 @@ enum Edit {
         guard case .dictionary(let contents) = value else {
           throw PrefsError(.badInput, "a domain is a dictionary, not \(value.kind.article) \(value.kind.rawValue)")
         }
-        try domain.modify(force: arguments.has(Options.force), dryRun: false, options: ReadOptions()) { current in
+        try changeDomain(domain, arguments, console: console) { current in
           guard current == original else {
             throw PrefsError(
               .temporary, "it changed while you were editing; nothing was overwritten", file: domain.name,

@@ -86,8 +86,8 @@ enum Import {
         incoming, to: schema, file: displayName(file), strict: arguments.has(Options.strict), console: console)
     }
     let dryRun = arguments.has(Import.dryRun)
-    let (before, after) = try domain.modify(
-      force: arguments.has(Options.force), dryRun: dryRun, options: try arguments.readOptions()
+    let (before, after) = try changeDomain(
+      domain, arguments, console: console, dryRun: dryRun, options: try arguments.readOptions()
     ) { contents in
       let old = PrefValue.dictionary(contents ?? PrefDictionary())
       if arguments.has(merge) {

@@ -54,7 +54,7 @@ enum SetValue {
     let type = try arguments.value(Options.type).map(Options.typeName)
     let value = try ValueText.parse(arguments.positionals[2], as: type ?? .string)
     let path = PrefKeyPath.parse(arguments.positionals[1])
-    try editFile(arguments) { root in
+    try editFile(arguments, console: console) { root in
       try root.setting(value, at: path, createMissing: arguments.has(createParents))
     }
     return Console.Status.success
@@ -73,15 +73,15 @@ enum RemoveValue {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let path = PrefKeyPath.parse(arguments.positionals[1])
-    try editFile(arguments) { root in try root.removing(at: path) }
+    try editFile(arguments, console: console) { root in try root.removing(at: path) }
     return Console.Status.success
   }
 }
 
 /// Changes the domain or file of `arguments`' first argument under its lock.
-private func editFile(_ arguments: ParsedArguments, _ change: (PrefValue) throws -> PrefValue) throws {
+private func editFile(_ arguments: ParsedArguments, console: Console, _ change: (PrefValue) throws -> PrefValue) throws {
   let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
-  try domain.modify(force: arguments.has(Options.force), dryRun: false, options: ReadOptions()) { contents in
+  try changeDomain(domain, arguments, console: console) { contents in
     guard let current = contents else { throw missingDomain(domain) }
     do {
       contents = try change(.dictionary(current)).dictionaryValue

@@ -17,7 +17,7 @@ enum Rename {
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
     let (old, new) = (arguments.positionals[1], arguments.positionals[2])
-    try domain.modify(force: arguments.has(Options.force), dryRun: false, options: ReadOptions()) { contents in
+    try changeDomain(domain, arguments, console: console) { contents in
       guard var dict = contents else { throw missingDomain(domain) }
       guard dict.contains(old) else { throw PrefsError(.noInput, "no key '\(old)' in the domain", file: domain.name) }
       guard dict.renameKey(old, to: new) else {

@@ -29,7 +29,7 @@ enum Write {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
     let key = arguments.positionals[1]
     let edit = try parseEdit(arguments)
-    try domain.modify(force: arguments.has(Options.force), dryRun: false, options: ReadOptions()) { contents in
+    try changeDomain(domain, arguments, console: console) { contents in
       var dict = contents ?? PrefDictionary()
       switch edit {
       case .set(let value):

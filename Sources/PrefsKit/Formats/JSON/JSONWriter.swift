@@ -6,6 +6,9 @@ struct JSONWriter {
   var options: WriteOptions
   /// The path to the value being written, for error messages.
   var path: [PrefKeyPath.Component] = []
+  /// One line with a space after each `,` and `:` (`{"a": 1, "b": 2}`), for values the
+  /// patcher puts into a one-line container written so.
+  var spacedOneLine = false
 
   init(out: ByteWriter, options: WriteOptions) {
     self.out = out
@@ -57,7 +60,7 @@ struct JSONWriter {
       if items.isEmpty { return try out.write("[]") }
       try out.write(UInt8(ascii: "["))
       for (index, item) in items.enumerated() {
-        if index > 0 { try out.write(UInt8(ascii: ",")) }
+        if index > 0 { try comma() }
         try newline(indent + 1)
         path.append(.index(index))
         try write(item, indent: indent + 1)
@@ -83,10 +86,10 @@ struct JSONWriter {
       options.sortKeys
       ? dict.sorted { PrefDictionary.codePointOrder($0.key, $1.key) } : Array(dict)
     for (index, entry) in entries.enumerated() {
-      if index > 0 { try out.write(UInt8(ascii: ",")) }
+      if index > 0 { try comma() }
       try newline(indent + 1)
       try writeString(entry.key)
-      try out.write(options.compact ? ":" : ": ")
+      try out.write(options.compact && !spacedOneLine ? ":" : ": ")
       path.append(.key(entry.key))
       try write(entry.value, indent: indent + 1)
       path.removeLast()
@@ -99,7 +102,12 @@ struct JSONWriter {
   func openTyped(_ key: String) throws {
     try out.write(UInt8(ascii: "{"))
     try writeString(key)
-    try out.write(options.compact ? ":" : ": ")
+    try out.write(options.compact && !spacedOneLine ? ":" : ": ")
+  }
+
+  private func comma() throws {
+    try out.write(UInt8(ascii: ","))
+    if options.compact, spacedOneLine { try out.write(UInt8(ascii: " ")) }
   }
 
   /// Writes a whole typed object holding a string: `{"$date": "…"}`.
