@@ -162,6 +162,21 @@ struct YAMLSyntax: TextSyntax {
 
   func isCommentLine(_ line: ArraySlice<UInt8>) -> Bool { line.first == UInt8(ascii: "#") }
 
+  func isIndicatorPrefix(_ prefix: ArraySlice<UInt8>) -> Bool {
+    // Blanks and `-` each followed by a blank: `  - `, `- - `.
+    var sawDash = false
+    var previous: UInt8 = 0x20
+    for b in prefix {
+      switch b {
+      case 0x20, 0x09: break
+      case UInt8(ascii: "-") where previous == 0x20 || previous == 0x09: sawDash = true
+      default: return false
+      }
+      previous = b
+    }
+    return sawDash && (previous == 0x20 || previous == 0x09)
+  }
+
   func commentLength(at position: Int, in text: [UInt8]) -> Int? {
     guard position < text.count, text[position] == UInt8(ascii: "#") else { return nil }
     var i = position
@@ -171,9 +186,10 @@ struct YAMLSyntax: TextSyntax {
 
   func entryStart(of node: SourceMap.Node, in text: [UInt8]) -> Int {
     if let key = node.key { return key.lowerBound }
-    // A block sequence item starts at its `-`.
+    // A block sequence item starts at its `-`, which may stand on the line above
+    // (`-` alone, the item indented below it).
     var i = node.value.lowerBound
-    while i > 0, text[i - 1] == 0x20 || text[i - 1] == 0x09 { i -= 1 }
+    while i > 0, [0x20, 0x09, 0x0A, 0x0D].contains(text[i - 1]) { i -= 1 }
     if i > 0, text[i - 1] == UInt8(ascii: "-"),
       i == 1 || [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "-")].contains(text[i - 2])
     {

@@ -156,7 +156,11 @@ struct TextPatcher {
     /// Its separator, when one follows it.
     var separator: Int?
     /// Its whole lines, with the comment lines above it, when it has lines to itself.
+    /// (After a YAML `- ` on its first line, its lines start at the entry and end
+    /// before the last line break, so that the `-` stays.)
     var lines: Range<Int>?
+    /// Where an entry inserted after it goes, when it has lines to itself.
+    var lineAfter: Int?
     /// What stands before it on its line.
     var indent: [UInt8]
   }
@@ -166,6 +170,7 @@ struct TextPatcher {
     let start = syntax.entryStart(of: node, in: text)
     let lineStart = text.lineStart(of: start)
     let leadingBlank = text.isBlank(lineStart..<start)
+    let afterIndicator = !leadingBlank && syntax.isIndicatorPrefix(text[lineStart..<start])
     let valueEnd = node.value.upperBound
     var j = text.skippingBlanks(from: valueEnd)
     var separatorAt: Int?
@@ -178,7 +183,11 @@ struct TextPatcher {
     // A YAML block scalar ends with its line break.
     if j == valueEnd, valueEnd > start, text[valueEnd - 1] == 0x0A { lineEnd = valueEnd }
     var lines: Range<Int>?
-    if leadingBlank, let lineEnd {
+    if afterIndicator, let lineEnd {
+      var end = lineEnd
+      while end > valueEnd, text[end - 1] == 0x0A || text[end - 1] == 0x0D { end -= 1 }
+      lines = start..<end
+    } else if leadingBlank, let lineEnd {
       var first = lineStart
       // The comment lines right above belong to the entry.
       while first > 0 {
@@ -192,7 +201,8 @@ struct TextPatcher {
       lines = first..<lineEnd
     }
     let indent = leadingBlank ? Array(text[lineStart..<start]) : [UInt8](repeating: 0x20, count: start - lineStart)
-    return Bounds(start: start, valueEnd: valueEnd, separator: separatorAt, lines: lines, indent: indent)
+    return Bounds(
+      start: start, valueEnd: valueEnd, separator: separatorAt, lines: lines, lineAfter: lineEnd, indent: indent)
   }
 
   private mutating func editContainer(
@@ -279,7 +289,7 @@ struct TextPatcher {
       if let after = group.after {
         let b = all[after]!
         if byLines {
-          position = b.lines!.upperBound
+          position = b.lineAfter!
           if position == text.count, text.last != 0x0A, text.last != 0x0D { out = layout.lineEnd + out }
         } else {
           // After the value: the separator written before the new entry keeps the old one.
@@ -311,8 +321,10 @@ struct TextPatcher {
     let node = map.nodes[index]
     var context = context(index, inline, inFlow)
     context.path = path
+    // A YAML block scalar's text ends with its line break, which the new text must keep.
+    let endsLine = !node.value.isEmpty && text[node.value.upperBound - 1] == 0x0A
     if let replacement = try syntax.value(value, replacing: node, context: context) {
-      return add(node.value, replacement)
+      return add(node.value, endsLine ? replacement + layout.lineEnd : replacement)
     }
     guard index != 0 else { throw NeedsRewrite() }
     let start = syntax.entryStart(of: node, in: text)
@@ -321,7 +333,7 @@ struct TextPatcher {
       context.indent = [UInt8](repeating: 0x20, count: start - text.lineStart(of: start))
     }
     var entry = try syntax.entry(key: node.name, value: value, context: context)
-    if node.value.upperBound > start, text[node.value.upperBound - 1] == 0x0A { entry += layout.lineEnd }
+    if endsLine { entry += layout.lineEnd }
     rewrites.append(path)
     add(start..<node.value.upperBound, entry)
   }

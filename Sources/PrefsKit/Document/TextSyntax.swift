@@ -22,6 +22,10 @@ protocol TextSyntax: Sendable {
   /// Whether `node` is a YAML flow collection, inside which block style cannot stand.
   func isFlow(_ node: SourceMap.Node, in text: [UInt8]) -> Bool
 
+  /// Whether `prefix`, before an entry on its line, is made of indicators that belong to
+  /// the enclosing entries (YAML's `- ` of a sequence item holding a mapping).
+  func isIndicatorPrefix(_ prefix: ArraySlice<UInt8>) -> Bool
+
   /// Where an entry's text starts: its key, or for an array item the item itself
   /// (YAML: the `-` before it).
   func entryStart(of node: SourceMap.Node, in text: [UInt8]) -> Int
@@ -41,6 +45,7 @@ protocol TextSyntax: Sendable {
 }
 
 extension TextSyntax {
+  func isIndicatorPrefix(_ prefix: ArraySlice<UInt8>) -> Bool { false }
   func isFlow(_ node: SourceMap.Node, in text: [UInt8]) -> Bool { false }
   func entryStart(of node: SourceMap.Node, in text: [UInt8]) -> Int {
     node.key?.lowerBound ?? node.value.lowerBound

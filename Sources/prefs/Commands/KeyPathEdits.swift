@@ -79,7 +79,8 @@ enum RemoveValue {
 }
 
 /// Changes the domain or file of `arguments`' first argument under its lock.
-private func editFile(_ arguments: ParsedArguments, console: Console, _ change: (PrefValue) throws -> PrefValue) throws {
+private func editFile(_ arguments: ParsedArguments, console: Console, _ change: (PrefValue) throws -> PrefValue) throws
+{
   let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
   try changeDomain(domain, arguments, console: console) { contents in
     guard let current = contents else { throw missingDomain(domain) }

@@ -176,9 +176,8 @@ struct YAMLParser {
         stack.append(
           Frame(isMapping: isMapping, isFlow: isFlow, start: at, anchor: anchor.map(string), embedded: embedded))
         if let map {
-          var flags: SourceMap.Flags = anchor == nil ? [] : .anchored
-          if tag != nil { flags.insert(.tagged) }
-          map.open(start: offsets.byteOffset(event.pointee.start_mark), flags: flags)
+          // (A `!json`/`!plist` collection is closed as one opaque value.)
+          map.open(start: offsets.byteOffset(event.pointee.start_mark), flags: anchor == nil ? [] : .anchored)
         }
         continue
 
