@@ -195,7 +195,7 @@ import Testing
     var value = document.value
     for part in path {
       parent = node
-      let children = document.map.nodes[node].children
+      let children = document.map.children(of: node)
       switch value {
       case .dictionary(let d):
         guard let child = document.map.child(of: node, named: part) else { return 0..<Int.max }

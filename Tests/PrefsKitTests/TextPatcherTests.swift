@@ -244,4 +244,26 @@ import Testing
       #expect(try document.patched(to: document.value).data == Data(text.utf8))
     }
   }
+
+  @Test func xmlMapReadInPartsEqualsOneReadersMap() throws {
+    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
+    for i in 0..<400 {
+      text += "\t<key>k\(i)</key>\n\t<dict>\n\t\t<key>n</key>\n\t\t<integer>\(i)</integer>\n"
+      text += "\t\t<key>a</key>\n\t\t<array>\n\t\t\t<string>x</string>\n\t\t</array>\n\t</dict>\n"
+    }
+    text += "</dict>\n</plist>\n"
+    let data = Data(text.utf8)
+    let one = SourceMapBuilder()
+    var serial = XMLPlistReader(data, maxDepth: 512)
+    let value = try serial.read(parts: 1, map: one)
+    let parts = SourceMapBuilder()
+    var parallel = XMLPlistReader(data, maxDepth: 512)
+    #expect(
+      try parallel.read(
+        parts: 3, minimumPartsSize: 0, queue: DispatchQueue(label: "parts", attributes: .concurrent),
+        awaitingReadAheads: true, map: parts) == value)
+    #expect(parallel.runsTaken == 2)
+    #expect(parts.map == one.map)
+    #expect(one.map.children(of: 0).count == 400)
+  }
 }

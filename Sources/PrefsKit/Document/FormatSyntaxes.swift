@@ -200,7 +200,7 @@ struct YAMLSyntax: TextSyntax {
 
   func value(_ value: PrefValue, replacing node: SourceMap.Node, context: FragmentContext) throws -> [UInt8]? {
     let isCollection = value.arrayValue.map { !$0.isEmpty } ?? value.dictionaryValue.map { !$0.isEmpty } ?? false
-    let wasBlock = !node.children.isEmpty && !isFlow(node, in: context.text)
+    let wasBlock = node.hasChildren && !isFlow(node, in: context.text)
     // Block style needs its own lines: the entry is rewritten.
     if !context.inFlow, isCollection || wasBlock { return nil }
     let start = contentStart(node, in: context.text)

@@ -5,9 +5,9 @@
 /// Nodes mirror the value tree: node 0 is the root, and each container lists its
 /// children in document order, a dictionary's with their keys. Offsets are byte
 /// offsets into the (UTF-8) text the reader read.
-public struct SourceMap: Sendable {
+public struct SourceMap: Sendable, Equatable {
   /// One value in the text.
-  public struct Node: Sendable {
+  public struct Node: Sendable, Equatable {
     /// The key, for an entry of a dictionary.
     public var name: String?
     /// The bytes of the key as written (quotes and tags included), for a dictionary entry.
@@ -16,9 +16,15 @@ public struct SourceMap: Sendable {
     /// opening quote, tag or bracket) through its last (a closing quote, tag or bracket;
     /// for a YAML block collection, the last byte of its last value).
     public var value: Range<Int>
-    /// The children, as indexes into ``SourceMap/nodes``, in document order.
-    public var children: [Int] = []
+    /// The first child and the next sibling, as indexes into ``SourceMap/nodes`` (-1:
+    /// none): links rather than an array per container, which would cost an
+    /// allocation for each (``SourceMap/children(of:)`` lists them).
+    var firstChild: Int32 = -1
+    var nextSibling: Int32 = -1
     public var flags: Flags = []
+
+    /// Whether the node has children in the text.
+    public var hasChildren: Bool { firstChild >= 0 }
 
     public init(name: String? = nil, key: Range<Int>? = nil, value: Range<Int>, flags: Flags = []) {
       self.name = name
@@ -29,7 +35,7 @@ public struct SourceMap: Sendable {
   }
 
   /// What keeps a node from being patched as plain text.
-  public struct Flags: OptionSet, Sendable {
+  public struct Flags: OptionSet, Sendable, Equatable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     /// A YAML alias (`*x`): its value is written elsewhere.
@@ -50,9 +56,20 @@ public struct SourceMap: Sendable {
   /// The root node.
   public var root: Node { nodes[0] }
 
+  /// The children of `node`, in document order.
+  public func children(of node: Int) -> [Int] {
+    var result: [Int] = []
+    var child = nodes[node].firstChild
+    while child >= 0 {
+      result.append(Int(child))
+      child = nodes[Int(child)].nextSibling
+    }
+    return result
+  }
+
   /// The child of `node` holding key `name`, if it is written in the text.
   public func child(of node: Int, named name: String) -> Int? {
-    nodes[node].children.first { nodes[$0].name.map { Self.sameKey($0, name) } ?? false }
+    children(of: node).first { nodes[$0].name.map { Self.sameKey($0, name) } ?? false }
   }
 
   /// Keys compare by Unicode scalars, as ``PrefValue`` does.
@@ -66,8 +83,11 @@ public struct SourceMap: Sendable {
 /// plain read path pays one nil check per value.
 final class SourceMapBuilder {
   private(set) var map = SourceMap()
-  /// The open containers, innermost last.
-  private var open: [Int] = []
+  /// The open containers, innermost last, with the last child each has so far.
+  private var open: [(node: Int, lastChild: Int)] = []
+  /// The last node recorded outside every container: top-level nodes are siblings
+  /// (a part of a document read on another thread holds several).
+  private var lastTopLevel = -1
 
   init() {}
 
@@ -95,14 +115,14 @@ final class SourceMapBuilder {
   @discardableResult
   func open(start: Int, flags: SourceMap.Flags = []) -> Int {
     let node = add(value: start..<start, flags: flags)
-    open.append(node)
+    open.append((node, -1))
     return node
   }
 
   /// Closes the innermost open container, whose text ends before `end`, and returns it.
   @discardableResult
   func close(end: Int) -> Int {
-    let node = open.removeLast()
+    let node = open.removeLast().node
     map.nodes[node].value = map.nodes[node].value.lowerBound..<max(end, map.nodes[node].value.lowerBound)
     return node
   }
@@ -112,7 +132,7 @@ final class SourceMapBuilder {
   @discardableResult
   func closeOpaque(end: Int) -> Int {
     let node = close(end: end)
-    map.nodes[node].children = []
+    map.nodes[node].firstChild = -1
     map.nodes[node].flags.insert(.tagged)
     return node
   }
@@ -123,13 +143,45 @@ final class SourceMapBuilder {
   }
 
   /// The innermost open container, if any.
-  var current: Int? { open.last }
+  var current: Int? { open.last?.node }
 
   private func add(value: Range<Int>, flags: SourceMap.Flags) -> Int {
     let index = map.nodes.count
     map.nodes.append(SourceMap.Node(name: pendingKey?.name, key: pendingKey?.range, value: value, flags: flags))
     pendingKey = nil
-    if let parent = open.last { map.nodes[parent].children.append(index) }
+    link(index)
     return index
+  }
+
+  /// Links a new node as the last child of the innermost open container.
+  private func link(_ index: Int) {
+    if let parent = open.last {
+      if parent.lastChild >= 0 {
+        map.nodes[parent.lastChild].nextSibling = Int32(index)
+      } else {
+        map.nodes[parent.node].firstChild = Int32(index)
+      }
+      open[open.count - 1].lastChild = index
+    } else {
+      if lastTopLevel >= 0 { map.nodes[lastTopLevel].nextSibling = Int32(index) }
+      lastTopLevel = index
+    }
+  }
+
+  /// Adds the nodes of `part` (a map of consecutive entries read by another parser)
+  /// as the next children of the innermost open container.
+  func append(_ part: SourceMap) {
+    guard !part.nodes.isEmpty else { return }
+    let base = map.nodes.count
+    var top = 0
+    for var node in part.nodes {
+      if node.firstChild >= 0 { node.firstChild += Int32(base) }
+      if node.nextSibling >= 0 { node.nextSibling += Int32(base) }
+      map.nodes.append(node)
+    }
+    // Its top-level nodes are siblings already; the first joins the container's children.
+    link(base + top)
+    while map.nodes[base + top].nextSibling >= 0 { top = Int(map.nodes[base + top].nextSibling) - base }
+    if let parent = open.last { open[open.count - 1] = (parent.node, base + top) } else { lastTopLevel = base + top }
   }
 }

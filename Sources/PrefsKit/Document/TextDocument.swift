@@ -73,6 +73,8 @@ public struct TextDocument: Sendable {
     public let rewrittenEntries: [PrefKeyPath]
     /// Why the whole document was written anew, when it was.
     public let rewrittenWhole: String?
+    /// Whether the bytes changed: false when the new value equals the old one.
+    public let changed: Bool
   }
 
   /// The document's bytes changed to hold `newValue`, only where the values differ.
@@ -80,14 +82,18 @@ public struct TextDocument: Sendable {
   /// it, the whole document is written by the format's writer instead, and
   /// ``Patch/rewrittenWhole`` says why.
   public func patched(to newValue: PrefValue, warnings: Warnings = Warnings()) throws -> Patch {
-    if newValue == value { return Patch(data: encoded(text), rewrittenEntries: [], rewrittenWhole: nil) }
     var patcher = TextPatcher(
       text: text, map: map, syntax: syntax, layout: TextLayout.detect(text, defaultUnit: defaultIndent),
       warnings: warnings)
     do {
-      let data = encoded(try patcher.patch(from: value, to: newValue))
-      if try readsBack(data, as: newValue) {
-        return Patch(data: data, rewrittenEntries: patcher.rewrites, rewrittenWhole: nil)
+      guard let bytes = try patcher.patch(from: value, to: newValue) else {
+        return Patch(data: encoded(text), rewrittenEntries: [], rewrittenWhole: nil, changed: false)
+      }
+      let data = encoded(bytes)
+      let checked =
+        try readsBackInParts(bytes, patcher, as: newValue) ?? readsBack(data, as: newValue)
+      if checked {
+        return Patch(data: data, rewrittenEntries: patcher.rewrites, rewrittenWhole: nil, changed: true)
       }
       return try rewritten(newValue, warnings: warnings, why: "the edited text did not read back as the new value")
     } catch is TextPatcher.NeedsRewrite {
@@ -97,6 +103,29 @@ public struct TextDocument: Sendable {
 
   /// The indentation a document without any uses: what the format's writer uses.
   private var defaultIndent: [UInt8] { format == .xml ? [0x09] : [0x20, 0x20] }
+
+  /// Above this size, a document patched inside some of its root's entries is checked
+  /// by reading those entries' new text alone, not the whole document again.
+  static let wholeCheckLimit = 4 << 20
+
+  /// Whether the root entries the patcher changed inside read as `expected` has them;
+  /// nil when the document is checked whole (small, YAML, changed in other ways).
+  private func readsBackInParts(_ bytes: [UInt8], _ patcher: TextPatcher, as expected: PrefValue) throws
+    -> Bool?
+  {
+    guard text.count > Self.wholeCheckLimit, format != .yaml, case .utf8 = encoding, patcher.rewrites.isEmpty,
+      !patcher.patchedRootEntries.isEmpty, let expected = expected.dictionaryValue
+    else { return nil }
+    for (key, old) in patcher.patchedRootEntries {
+      let range = patcher.newRange(of: old)
+      guard range.lowerBound >= 0, range.upperBound <= bytes.count,
+        let read = try? format.codec.read(Data(bytes[range]), options: options, warnings: Warnings()),
+        let value = expected[key]
+      else { return false }
+      if read != value, try !readsBack(Data(bytes[range]), as: value) { return false }
+    }
+    return true
+  }
 
   /// Whether `bytes` read as `expected`, as far as the format can hold it (an XML
   /// plist rounds a date to the second, as its writer does).
@@ -111,7 +140,7 @@ public struct TextDocument: Sendable {
 
   private func rewritten(_ newValue: PrefValue, warnings: Warnings, why: String) throws -> Patch {
     let bytes = try format.codec.encode(newValue, options: WriteOptions(), warnings: warnings)
-    return Patch(data: encoded(Array(bytes)), rewrittenEntries: [], rewrittenWhole: why)
+    return Patch(data: encoded(Array(bytes)), rewrittenEntries: [], rewrittenWhole: why, changed: true)
   }
 
   private func encoded(_ bytes: [UInt8]) -> Data {

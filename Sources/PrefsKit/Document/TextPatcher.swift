@@ -19,6 +19,9 @@ struct TextPatcher {
   let warnings: Warnings
   /// The entries rewritten whole rather than patched, as key paths, for the user.
   private(set) var rewrites: [PrefKeyPath] = []
+  /// The root's entries patched inside, by key, with where their values stood: a large
+  /// document is checked by reading these alone.
+  private(set) var patchedRootEntries: [(key: String, value: Range<Int>)] = []
   private var edits: [Edit] = []
 
   private struct Edit {
@@ -37,18 +40,23 @@ struct TextPatcher {
     self.warnings = warnings
   }
 
-  /// The text of `new`, patched from the text of `old` (the value the map was read with).
-  mutating func patch(from old: PrefValue, to new: PrefValue) throws -> [UInt8] {
+  /// The text of `new`, patched from the text of `old` (the value the map was read
+  /// with); nil when the two are equal.
+  mutating func patch(from old: PrefValue, to new: PrefValue) throws -> [UInt8]? {
+    // A dictionary or array compares its entries itself, once.
+    let containers = old.kind == new.kind && (old.kind == .dictionary || old.kind == .array)
+    if !containers, old == new { return nil }
     try patch(0, old, new, path: PrefKeyPath(), inline: false, inFlow: false)
-    return applied()
+    return edits.isEmpty ? nil : applied()
   }
 
   // MARK: Walking the values
 
+  /// Patches the node of two values that differ. (Each value is compared once, by
+  /// the caller: comparing again here would cost a pass per level.)
   private mutating func patch(
     _ index: Int, _ old: PrefValue, _ new: PrefValue, path: PrefKeyPath, inline: Bool, inFlow: Bool
   ) throws {
-    if old == new { return }
     let node = map.nodes[index]
     if !node.flags.isDisjoint(with: [.alias, .tagged]) {
       return try replace(index, with: new, path: path, inline: inline, inFlow: inFlow)
@@ -57,7 +65,8 @@ struct TextPatcher {
     // line (a single entry) starts at its first entry and is not inline.
     let childrenInline =
       !text[node.value].contains(0x0A) && !text[node.value].contains(0x0D)
-      && node.children.first.map { syntax.entryStart(of: map.nodes[$0], in: text) != node.value.lowerBound } ?? true
+      && map.children(of: index).first.map { syntax.entryStart(of: map.nodes[$0], in: text) != node.value.lowerBound }
+        ?? true
     let flow = inFlow || syntax.isFlow(node, in: text)
     switch (old, new) {
     case (.dictionary(let a), .dictionary(let b)):
@@ -75,7 +84,7 @@ struct TextPatcher {
   ) throws {
     let node = map.nodes[index]
     var written: [String: Int] = [:]
-    for child in node.children {
+    for child in map.children(of: index) {
       if let name = map.nodes[child].name, !(name == "<<" && node.flags.contains(.merges)) { written[name] = child }
     }
     // A key read from a merge (`<<`) is not written here: it cannot go by itself. (A
@@ -88,6 +97,8 @@ struct TextPatcher {
     for (key, oldValue) in a {
       guard let child = written[key] else { continue }
       if let newValue = b[key] {
+        guard newValue != oldValue else { continue }
+        if index == 0 { patchedRootEntries.append((key, map.nodes[child].value)) }
         try patch(
           child, oldValue, newValue, path: path.appending(key: key), inline: childrenInline, inFlow: inFlow)
       } else {
@@ -112,7 +123,7 @@ struct TextPatcher {
     _ index: Int, _ a: [PrefValue], _ b: [PrefValue], path: PrefKeyPath, inline: Bool, childrenInline: Bool,
     inFlow: Bool
   ) throws {
-    let children = map.nodes[index].children
+    let children = map.children(of: index)
     guard children.count == a.count else {
       return try replace(index, with: .array(b), path: path, inline: inline, inFlow: inFlow)
     }
@@ -211,7 +222,7 @@ struct TextPatcher {
   ) throws {
     guard !removed.isEmpty || !insertions.isEmpty else { return }
     let node = map.nodes[index]
-    let children = node.children
+    let children = map.children(of: index)
     let survivors = children.filter { !removed.contains($0) }
     // An empty container filled, or a container emptied: its text changes shape.
     if children.isEmpty,
@@ -339,6 +350,19 @@ struct TextPatcher {
   }
 
   // MARK: Edits
+
+  /// Where the text at `range` of the old document stands in the patched one (edits
+  /// inside it included).
+  func newRange(of range: Range<Int>) -> Range<Int> {
+    var start = range.lowerBound
+    var end = range.upperBound
+    for edit in edits {
+      let delta = edit.text.count - edit.range.count
+      if edit.range.upperBound <= range.lowerBound, edit.range.lowerBound < range.lowerBound { start += delta }
+      if edit.range.lowerBound < range.upperBound { end += delta }
+    }
+    return start..<end
+  }
 
   private mutating func add(_ range: Range<Int>, _ replacement: [UInt8]) {
     edits.append(Edit(range: range, text: replacement))

@@ -102,22 +102,24 @@ struct TextLayout: Equatable {
     var smallest = Int.max
     var i = 0
     var atLineStart = true
-    while i < text.count {
+    // The first lines tell: a large document is not read twice for its layout.
+    let end = min(text.count, 1 << 16)
+    while i < end {
       if atLineStart {
         var spaces = 0
-        while i < text.count, text[i] == 0x20 {
+        while i < end, text[i] == 0x20 {
           spaces += 1
           i += 1
         }
-        if i < text.count, text[i] == 0x09, spaces == 0 {
+        if i < end, text[i] == 0x09, spaces == 0 {
           tabs += 1
-        } else if spaces > 0, i < text.count, text[i] != 0x0A, text[i] != 0x0D {
+        } else if spaces > 0, i < end, text[i] != 0x0A, text[i] != 0x0D {
           spaced += 1
           smallest = min(smallest, spaces)
         }
         atLineStart = false
       }
-      if i < text.count, text[i] == 0x0A { atLineStart = true }
+      if i < end, text[i] == 0x0A { atLineStart = true }
       i += 1
     }
     if tabs > spaced {

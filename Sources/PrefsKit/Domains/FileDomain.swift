@@ -39,8 +39,11 @@ public struct FileDomain: PreferenceDomain {
     try load(options: options)?.contents
   }
 
-  /// The file's contents, format and bytes, or nil when there is no file.
-  func load(options: ReadOptions) throws -> (contents: PrefDictionary, format: Format, data: Data)? {
+  /// The file's contents and format, or nil when there is no file. `forEditing` reads a
+  /// text file with its source map, for writing changes back into its text.
+  func load(options: ReadOptions, forEditing: Bool = false) throws -> (
+    contents: PrefDictionary, format: Format, document: TextDocument?
+  )? {
     var info = stat()
     guard stat(path, &info) == 0 else {
       if errno == ENOENT { return nil }
@@ -49,16 +52,21 @@ public struct FileDomain: PreferenceDomain {
     let data = try InputFile.read(path, limit: options.maxInputBytes)
     // An empty file holds nothing to lose: it reads as an empty domain.
     if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-      return (PrefDictionary(), newFileFormat, data)
+      return (PrefDictionary(), newFileFormat, nil)
     }
     do {
-      let (value, format) = try Format.read(data, path: path, options: options)
+      let document =
+        forEditing
+        ? try Format.detect(data, path: path).flatMap { try TextDocument(data, format: $0, options: options) }
+        : nil
+      let (value, format) =
+        try document.map { ($0.value, $0.format) } ?? Format.read(data, path: path, options: options)
       guard case .dictionary(let dict) = value else {
         throw PrefsError(
           .badInput,
           "the domain holds \(value.kind.article) \(value.kind.rawValue), not a dictionary")
       }
-      return (dict, format, data)
+      return (dict, format, document)
     } catch let error as PrefsError {
       throw error.inFile(path)
     }
@@ -87,12 +95,12 @@ public struct FileDomain: PreferenceDomain {
     var before: PrefDictionary?
     var format = newFileFormat
     var corrupt: Data?
-    var original: Data?
+    var document: TextDocument?
     do {
-      if let loaded = try load(options: options) {
+      if let loaded = try load(options: options, forEditing: !dryRun) {
         before = loaded.contents
         format = loaded.format
-        original = loaded.data
+        document = loaded.document
       }
     } catch let error as PrefsError where error.category == .badInput {
       guard force else {
@@ -112,21 +120,18 @@ public struct FileDomain: PreferenceDomain {
       try AtomicFile.write(corrupt, to: path + ".bak", newFileMode: 0o600)
     }
     if let after {
-      if after != before || corrupt != nil || before == nil {
-        if corrupt == nil, let original, let document = try? TextDocument(original, format: format, options: options) {
-          // A text file is the user's: only the bytes of what changed change.
-          let patch = try document.patched(to: .dictionary(after), warnings: warnings)
-          for path in patch.rewrittenEntries {
-            warnings.add(
-              "\(path.description.isEmpty ? "the top level" : path.description) could not change in place and was written whole"
-            )
-          }
-          if let why = patch.rewrittenWhole { warnings.add("the whole file was written anew: \(why)") }
-          try AtomicFile.write(patch.data, to: path, newFileMode: newFileMode)
-        } else {
-          try AtomicFile.write(to: path, newFileMode: newFileMode) { writer in
-            try format.codec.write(.dictionary(after), to: writer, options: WriteOptions(), warnings: warnings)
-          }
+      if corrupt == nil, let document {
+        // A text file is the user's: only the bytes of what changed change (and none
+        // when nothing did).
+        let patch = try document.patched(to: .dictionary(after), warnings: warnings)
+        for path in patch.rewrittenEntries {
+          warnings.add("\(PrefValue.name(path)) could not change in place and was written whole")
+        }
+        if let why = patch.rewrittenWhole { warnings.add("the whole file was written anew: \(why)") }
+        if patch.changed { try AtomicFile.write(patch.data, to: path, newFileMode: newFileMode) }
+      } else if after != before || corrupt != nil || before == nil {
+        try AtomicFile.write(to: path, newFileMode: newFileMode) { writer in
+          try format.codec.write(.dictionary(after), to: writer, options: WriteOptions(), warnings: warnings)
         }
       }
     } else if before != nil || corrupt != nil {

@@ -109,11 +109,29 @@ extension Format {
     warnings: Warnings = Warnings()
   ) throws -> (value: PrefValue, format: Format) {
     if let error = options.sizeError(data.count) { throw error }
-    if var format = declared ?? path.flatMap(forPath) {
-      if format.isPlist, let sniffed = sniffPlist(data) { format = sniffed }
+    if let format = detect(data, declared: declared, path: path) {
       return (try format.codec.read(data, options: options, warnings: warnings), format)
     }
     return try readSniffing(data, options: options, warnings: warnings)
+  }
+
+  /// The format `data` is read as when `declared`, the path's extension or the first
+  /// bytes decide it; nil when only trying to read it as JSON can tell.
+  public static func detect(_ data: Data, declared: Format? = nil, path: String? = nil) -> Format? {
+    if var format = declared ?? path.flatMap(forPath) {
+      if format.isPlist, let sniffed = sniffPlist(data) { format = sniffed }
+      return format
+    }
+    let head = leadingText(data)
+    for format in all {
+      switch format.sniff {
+      case .prefix(let marks): if marks.contains(where: head.hasPrefix) { return format }
+      case .parses(let starts): if let first = head.first, starts.contains(first) { return nil }
+      case .openStepShape: if looksLikeOpenStep(head) { return format }
+      case .fallback: return format
+      }
+    }
+    return yaml
   }
 
   /// The plist variant the content starts like, if any.

@@ -120,7 +120,15 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
 
   public static func == (lhs: PrefDictionary, rhs: PrefDictionary) -> Bool {
     guard lhs.count == rhs.count else { return false }
-    for (key, value) in lhs.entries {
+    // Dictionaries read from the same text have their keys in the same order: compare
+    // them side by side, and look keys up only from the first that differs.
+    var same = 0
+    while same < lhs.entries.count, sameScalars(lhs.entries[same].key, rhs.entries[same].key) {
+      guard lhs.entries[same].value == rhs.entries[same].value else { return false }
+      same += 1
+    }
+    if same == lhs.entries.count { return true }
+    for (key, value) in lhs.entries[same...] {
       guard let other = rhs[key], other == value else { return false }
     }
     return true

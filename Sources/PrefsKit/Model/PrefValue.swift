@@ -85,7 +85,7 @@ public enum PrefValue: Sendable {
 extension PrefValue: Equatable {
   public static func == (lhs: PrefValue, rhs: PrefValue) -> Bool {
     switch (lhs, rhs) {
-    case (.string(let a), .string(let b)): a.unicodeScalars.elementsEqual(b.unicodeScalars)
+    case (.string(let a), .string(let b)): sameScalars(a, b)
     case (.integer(let a), .integer(let b)): a == b
     case (.unsignedInteger(let a), .unsignedInteger(let b)): a == b
     case (.real(let a), .real(let b)): a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN)
@@ -98,5 +98,16 @@ extension PrefValue: Equatable {
     case (.uid(let a), .uid(let b)): a == b
     default: false
     }
+  }
+}
+
+/// Whether two strings hold the same Unicode scalars (not merely canonically
+/// equivalent ones, as `==` on `String` says): the same UTF-8 bytes.
+func sameScalars(_ a: String, _ b: String) -> Bool {
+  var a = a
+  var b = b
+  guard a.utf8.count == b.utf8.count else { return false }
+  return a.withUTF8 { x in
+    b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
   }
 }

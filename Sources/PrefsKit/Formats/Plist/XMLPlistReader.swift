@@ -69,9 +69,8 @@ struct XMLPlistReader {
     // The parser works on the input's own bytes: no copy of a large file.
     let data = self.data
     return try data.withUnsafeBytes { raw in
-      // A source map is built in document order, by one parser.
       let parts =
-        raw.count < minimumPartsSize || map != nil
+        raw.count < minimumPartsSize
         ? 1 : parts ?? min(ProcessInfo.processInfo.activeProcessorCount, Self.maximumParts)
       var parser = XMLPlistParser(
         raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, parts: parts, queue: queue,
@@ -256,7 +255,10 @@ private struct XMLPlistParser {
   private mutating func rootValue(_ tag: Tag) throws -> PrefValue {
     // (With `maxDepth` 0 the root itself is too deep, which `dictionary` reports.)
     guard parts > 1, maxDepth > 0, tag.kind == .dict, !tag.selfClosing else { return try value(tag, depth: 0) }
-    return try rootDictionary(tag)
+    map?.open(start: tag.start)
+    let value = try rootDictionary(tag)
+    if case .uid = value { map?.closeOpaque(end: i) } else { map?.close(end: i) }
+    return value
   }
 
   /// A run of root entries that a parser on another thread read ahead.
@@ -265,6 +267,8 @@ private struct XMLPlistParser {
     /// Where it stopped: where the next run starts, or after the dictionary's close tag.
     var end = 0
     var closesDictionary = false
+    /// Where its entries stand, when a source map is built.
+    var map: SourceMap?
   }
 
   /// Reading one run ahead, from a guessed start, on another thread.
@@ -400,6 +404,7 @@ private struct XMLPlistParser {
         next += 1
         if let run = readAheads[next - 1].take(awaitingStart: awaitingReadAheads) {
           runsTaken += 1
+          if let part = run.map { map?.append(part) }
           for (key, keyStart, item) in run.entries {
             guard dict.insertNew(key, item) else { throw error("duplicate key '\(key)'", at: keyStart) }
           }
@@ -423,18 +428,23 @@ private struct XMLPlistParser {
   private mutating func run(of tag: Tag, from start: Int, to stop: Int?, for readAhead: ReadAhead) -> Run? {
     i = start
     var run = Run()
+    // Each run records its entries in a map of its own, joined to the main one in order.
+    let builder = map.map { _ in SourceMapBuilder() }
+    map = builder
     do {
       while !readAhead.shouldStop {
         try skipMisc()
         if let stop, i >= stop {
           guard i == stop else { return nil }
           run.end = i
+          run.map = builder?.map
           return run
         }
         if starts("</") {
           try closeTag(tag)
           run.end = i
           run.closesDictionary = true
+          run.map = builder?.map
           return run
         }
         run.entries.append(try entry(depth: 0))
