@@ -109,6 +109,19 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
     return sorted
   }
 
+  /// A copy with keys in ``codePointOrder(_:_:)`` at every depth: the order the
+  /// writers give with `sortKeys`, as a value (for patching a sorted export).
+  public func sortedDeep() -> PrefDictionary {
+    func sorted(_ value: PrefValue) -> PrefValue {
+      switch value {
+      case .dictionary(let d): .dictionary(d.sortedDeep())
+      case .array(let items): .array(items.map(sorted))
+      default: value
+      }
+    }
+    return sortedByKey().mapValues(sorted)
+  }
+
   /// A copy with each value transformed, in the same key order.
   public func mapValues(_ transform: (PrefValue) throws -> PrefValue) rethrows -> PrefDictionary {
     var result = self

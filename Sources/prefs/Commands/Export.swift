@@ -5,6 +5,9 @@ import PrefsKit
 enum Export {
   static let all = OptionSpec(
     "all", long: ["all"], help: "Export every domain of the store, one file each, into the folder given by -o.")
+  static let update = OptionSpec(
+    "update", long: ["update"],
+    help: "Refresh the existing -o file in place: only what changed changes; its comments and key order stay.")
 
   static let spec = CommandSpec(
     name: "export",
@@ -15,11 +18,14 @@ enum Export {
       format's extension is a file. With --schema, what the app would discard is \
       reported on standard error; with --effective as well, the output holds the \
       values as the app reads them, fallbacks filled in (a missing domain reads \
-      as empty, as it does for the app).
+      as empty, as it does for the app). With --update, an existing -o file (or each \
+      file of --all) is patched rather than written anew: a YAML export kept in git \
+      keeps its comments, blank lines and key order, and new keys go after their \
+      neighbours; the file keeps its own format.
       """,
     arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.", optional: true)],
     options: [
-      Options.output, Options.format, all, Options.exclude, Options.plain, Options.compact, Options.expandData,
+      Options.output, Options.format, all, update, Options.exclude, Options.plain, Options.compact, Options.expandData,
       Options.schema,
       Options.effective, Options.defaultsDir,
     ],
@@ -27,6 +33,7 @@ enum Export {
       ("prefs export com.example.app", "Show a domain as YAML."),
       ("prefs export com.example.app --format json -o app.json", "Save it as JSON."),
       ("prefs export --all -o backup/ --exclude 'SULast*'", "Back up every domain, one YAML file each."),
+      ("prefs export com.example.app -o app.yaml --update", "Refresh a commented export kept in git."),
       ("prefs export com.example.app --schema user-settings --effective", "What the tutorial's app reads."),
     ],
     run: run)
@@ -60,9 +67,9 @@ enum Export {
         let domain = try store.domain(named: name)
         guard let contents = try domain.read(options: ReadOptions()) else { continue }
         let file = (folder as NSString).appendingPathComponent("\(name).\(fileExtension(format))")
-        try Documents.write(
+        try save(
           PrefValue.dictionary(contents).excluding(excludes), format: format, to: file, options: options,
-          console: console)
+          arguments: arguments, console: console)
       }
       progress.finish("exported \(names.count) domains to \(folder)")
       return Console.Status.success
@@ -82,10 +89,35 @@ enum Export {
       }
       if effective { contents = schema.effective(contents) }
     }
-    try Documents.write(
+    try save(
       PrefValue.dictionary(contents).excluding(excludes), format: format, to: arguments.value(Options.output),
-      options: options, console: console)
+      options: options, arguments: arguments, console: console)
     return Console.Status.success
+  }
+
+  /// Writes an export, or with --update patches the file that is there (which keeps
+  /// its format; asking for another is an error).
+  static func save(
+    _ value: PrefValue, format: Format, to path: String?, options: WriteOptions, arguments: ParsedArguments,
+    console: Console
+  ) throws {
+    guard arguments.has(update), let path, path != "-", FileManager.default.fileExists(atPath: path) else {
+      if arguments.has(update), arguments.value(Options.output) == nil || path == "-" {
+        throw ArgumentParser.usageError("--update refreshes a file: give it with -o FILE", spec)
+      }
+      return try Documents.write(value, format: format, to: path, options: options, console: console)
+    }
+    let existing = FileDomain(path: path)
+    if let asked = try arguments.outputFormat(Options.format), let data = FileManager.default.contents(atPath: path),
+      let found = Format.detect(data, path: path), found != asked
+    {
+      throw ArgumentParser.usageError(
+        "\(displayName(path)) is \(found.name), not \(asked.name): --update keeps a file's format", spec)
+    }
+    try changeDomain(existing, arguments, console: console) { contents in
+      // New keys go where the canonical order puts them, after their neighbours.
+      contents = value.dictionaryValue?.sortedDeep()
+    }
   }
 
   /// The extension `export --all` gives each file: `.plist` for both plist formats.

@@ -1,0 +1,149 @@
+import Foundation
+import PrefsTestSupport
+import Testing
+
+/// Commands that change a file change only the bytes of what changed.
+@Suite struct TextEditCommandTests {
+  let settings = """
+    # Settings kept in git
+    username: ada   # who signs in
+
+    # Privacy: the app falls back to true
+    isAccountPrivate: true
+    window:
+        width: 800
+        height: 600
+    ringtone: 'Chimes'
+
+    """
+
+  @Test func setKeepsCommentsLayoutAndQuoting() throws {
+    let folder = try TestFolder()
+    try folder.write("s.yaml", settings)
+    let result = try TestSupport.prefs(["set", folder.path("s.yaml"), "window.width", "1024", "--type", "integer"])
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    #expect(try folder.read("s.yaml") == settings.replacingOccurrences(of: "width: 800", with: "width: 1024"))
+    #expect(try TestSupport.prefs(["write", folder.path("s.yaml"), "ringtone", "Waves"]).status == 0)
+    #expect(
+      try folder.read("s.yaml")
+        == settings.replacingOccurrences(of: "width: 800", with: "width: 1024").replacingOccurrences(
+          of: "'Chimes'", with: "'Waves'"))
+  }
+
+  @Test func removeTakesTheEntryAndItsOwnComment() throws {
+    let folder = try TestFolder()
+    try folder.write("s.yaml", settings)
+    #expect(try TestSupport.prefs(["remove", folder.path("s.yaml"), "isAccountPrivate"]).status == 0)
+    #expect(
+      try folder.read("s.yaml")
+        == settings.replacingOccurrences(
+          of: "# Privacy: the app falls back to true\nisAccountPrivate: true\n", with: ""))
+  }
+
+  @Test func newKeysGoAfterTheirSiblingsInTheFilesIndentation() throws {
+    let folder = try TestFolder()
+    try folder.write("s.yaml", settings)
+    #expect(
+      try TestSupport.prefs(["set", folder.path("s.yaml"), "window.depth", "3", "--type", "integer"]).status == 0)
+    #expect(
+      try folder.read("s.yaml")
+        == settings.replacingOccurrences(of: "    height: 600\n", with: "    height: 600\n    depth: 3\n"))
+  }
+
+  @Test func settingTheSameValueLeavesBytesAndModificationTime() throws {
+    let folder = try TestFolder()
+    try folder.write("s.yaml", settings)
+    let before = try folder.modified("s.yaml")
+    Thread.sleep(forTimeInterval: 0.02)
+    #expect(
+      try TestSupport.prefs(["set", folder.path("s.yaml"), "window.width", "800", "--type", "integer"]).status == 0)
+    #expect(try TestSupport.prefs(["write", folder.path("s.yaml"), "isAccountPrivate", "-bool", "true"]).status == 0)
+    #expect(try folder.read("s.yaml") == settings)
+    #expect(try folder.modified("s.yaml") == before)
+  }
+
+  @Test func aSpaceIndentedPlistChangesOneLine() throws {
+    let folder = try TestFolder()
+    let plist = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+      <dict>
+        <!-- shown in Finder -->
+        <key>CFBundleShortVersionString</key>
+        <string>1.0</string>
+        <key>CFBundleVersion</key>
+        <string>1</string>
+      </dict>
+      </plist>
+
+      """
+    try folder.write("Info.plist", plist)
+    #expect(try TestSupport.prefs(["set", folder.path("Info.plist"), "CFBundleVersion", "1.1"]).status == 0)
+    #expect(
+      try folder.read("Info.plist")
+        == plist.replacingOccurrences(of: "<string>1</string>", with: "<string>1.1</string>"))
+  }
+
+  @Test func exportUpdateKeepsAnExportsCommentsAndOrder() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    #expect(try TestSupport.prefs(["write", "com.example.app", "ringtone", "Chimes"], store: store).status == 0)
+    #expect(try TestSupport.prefs(["write", "com.example.app", "volume", "-int", "3"], store: store).status == 0)
+    try folder.write("app.yaml", "# The app's settings, reviewed\nvolume: 3   # loud enough\nringtone: Chimes\n")
+    #expect(try TestSupport.prefs(["write", "com.example.app", "volume", "-int", "4"], store: store).status == 0)
+    #expect(try TestSupport.prefs(["write", "com.example.app", "accent", "blue"], store: store).status == 0)
+    let update = try TestSupport.prefs(
+      ["export", "com.example.app", "-o", folder.path("app.yaml"), "--update"], store: store)
+    #expect(update.status == 0)
+    #expect(update.stderr == "")
+    #expect(
+      try folder.read("app.yaml")
+        == "accent: blue\n# The app's settings, reviewed\nvolume: 4   # loud enough\nringtone: Chimes\n")
+    // Nothing changed: nothing written.
+    let before = try folder.modified("app.yaml")
+    Thread.sleep(forTimeInterval: 0.02)
+    #expect(
+      try TestSupport.prefs(["export", "com.example.app", "-o", folder.path("app.yaml"), "--update"], store: store)
+        .status == 0)
+    #expect(try folder.modified("app.yaml") == before)
+    // The file keeps its format.
+    let other = try TestSupport.prefs(
+      ["export", "com.example.app", "-o", folder.path("app.yaml"), "--update", "--format", "json"], store: store)
+    #expect(other.status == 64)
+    #expect(other.stderr.hasPrefix("prefs: error: \(folder.path("app.yaml")) is yaml, not json"))
+  }
+
+  @Test func importMergeIntoACommentedFilePatchesIt() throws {
+    let folder = try TestFolder()
+    try folder.write("s.yaml", settings)
+    try folder.write("more.json", #"{"volume": 0.5, "ringtone": "Waves"}"#)
+    #expect(try TestSupport.prefs(["import", folder.path("s.yaml"), folder.path("more.json"), "--merge"]).status == 0)
+    #expect(
+      try folder.read("s.yaml")
+        == settings.replacingOccurrences(of: "'Chimes'", with: "'Waves'") + "volume: 0.5\n")
+  }
+
+  @Test(.enabled(if: TestSupport.executable(named: "git") != nil, "git is not installed"))
+  func inAGitRepositoryASetIsAOneLineDiff() throws {
+    let folder = try TestFolder()
+    let git = TestSupport.executable(named: "git")!
+    func run(_ arguments: [String]) throws -> TestSupport.ProcessResult {
+      try TestSupport.run(
+        git, ["-C", folder.path("")] + arguments,
+        environment: ["GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "HOME": folder.path("")])
+    }
+    #expect(try run(["init", "-q"]).status == 0)
+    let recipe = try #require(TestSupport.corpus("autopkg/pairs")).appendingPathComponent(
+      "MLBZ521__Matlab.pkg.recipe.yaml")
+    try FileManager.default.copyItem(at: recipe, to: folder.url.appendingPathComponent("recipe.yaml"))
+    #expect(try run(["add", "recipe.yaml"]).status == 0)
+    #expect(try run(["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "recipe"]).status == 0)
+    #expect(try TestSupport.prefs(["set", folder.path("recipe.yaml"), "Input.NAME", "MATLAB"]).status == 0)
+    let stat = try run(["diff", "--numstat"])
+    #expect(stat.stdout == "1\t1\trecipe.yaml\n")
+    let status = try run(["status", "--porcelain"])
+    #expect(status.stdout == " M recipe.yaml\n", "nothing else appears in the repository")
+  }
+}
