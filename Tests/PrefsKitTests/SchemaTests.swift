@@ -238,12 +238,21 @@ import Testing
     #expect(found.allSatisfy { $0.severity == .warning })
   }
 
-  @Test func schemaFindingsCarryTheKeyPath() {
+  @Test func schemaFindingsCarryTheKeyPathAndWhereItIsWritten() {
     let found = Lint.check(Data(#"{"isAccountPrivate": "false"}"#.utf8), file: "s.json", schema: schema)
     #expect(found.map(\.severity) == [.error])
     #expect(found.first?.keyPath?.description == "isAccountPrivate")
     #expect(
-      found.first?.description == #"s.json: isAccountPrivate: stored as string "false"; the app reads true (fallback)"#)
+      found.first?.description
+        == #"s.json:1:2: isAccountPrivate: stored as string "false"; the app reads true (fallback)"#)
+    // In every format that has lines; a binary plist has none.
+    let plist = Lint.check(
+      try! Format.xml.codec.encode(.dictionary(["ringtone": .integer(1)])), file: "s.plist", schema: schema)
+    #expect(plist.first?.position == .lineColumn(line: 5, column: 2))
+    let binary = Lint.check(
+      try! Format.binary.codec.encode(.dictionary(["ringtone": .integer(1)])), file: "s.bplist", schema: schema)
+    #expect(binary.first?.position == nil)
+    #expect(binary.first?.description.hasPrefix("s.bplist: ringtone: stored as integer 1") == true)
     let array = Lint.check(Data("[1]".utf8), file: "s.json", schema: schema)
     #expect(array.map(\.description) == ["s.json: the top level: a domain is a dictionary, but this holds an array"])
   }

@@ -266,4 +266,21 @@ import Testing
     #expect(parts.map == one.map)
     #expect(one.map.children(of: 0).count == 400)
   }
+
+  @Test func positionsCountEveryLineBreakAndCharacters() throws {
+    let text = Array("a\rb\r\nc\néé x".utf8)
+    #expect(SourcePosition.of(offset: 2, in: text) == .lineColumn(line: 2, column: 1))
+    #expect(SourcePosition.of(offset: 5, in: text) == .lineColumn(line: 3, column: 1))
+    #expect(SourcePosition.of(offset: text.count - 1, in: text) == .lineColumn(line: 4, column: 4))
+    // Every reader reports with it: a lone CR ends a line.
+    let error = #expect(throws: PrefsError.self) { try JSONCodec().decode(Data("{\r\"a\":\r tru}".utf8)) }
+    #expect(error?.position == .lineColumn(line: 3, column: 2))
+  }
+
+  @Test func documentPositionsNameTheKey() throws {
+    let document = try #require(try TextDocument(Data(yaml.utf8), format: .yaml))
+    #expect(document.position(of: PrefKeyPath([.key("window"), .key("height")])) == .lineColumn(line: 8, column: 3))
+    #expect(document.position(of: PrefKeyPath([.key("tags"), .index(1)])) == .lineColumn(line: 11, column: 5))
+    #expect(document.position(of: PrefKeyPath([.key("missing")])) == nil)
+  }
 }

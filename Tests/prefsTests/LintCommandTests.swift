@@ -44,7 +44,7 @@ import Testing
     #expect(result.status == 0)
     #expect(
       result.stdout
-        == "prefs: warning: \(file): b.1: holds a keyed-archive uid; on Linux, UserDefaults reads a domain "
+        == "prefs: warning: \(file):1:19: b.1: holds a keyed-archive uid; on Linux, UserDefaults reads a domain "
         + "holding one as empty, so the app falls back on every key\n")
   }
 
@@ -68,9 +68,9 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.stdout == """
-        prefs: error: \(file): isAccountPrivate: stored as string "false"; the app reads true (fallback)
-        prefs: error: \(file): ringtone: "Bells" is not one of "Chimes", "Signal", "Waves"
-        prefs: warning: \(file): volume: not in the schema; the app does not read it
+        prefs: error: \(file):2:1: isAccountPrivate: stored as string "false"; the app reads true (fallback)
+        prefs: error: \(file):3:1: ringtone: "Bells" is not one of "Chimes", "Signal", "Waves"
+        prefs: warning: \(file):4:1: volume: not in the schema; the app does not read it
 
         """)
     #expect(result.stderr == "")
@@ -82,7 +82,7 @@ import Testing
     #expect(result.status == 0)
     #expect(
       result.stdout
-        == "prefs: warning: <stdin>: isAcountPrivate: not in the schema; the app does not read it (did you mean 'isAccountPrivate'?)\n"
+        == "prefs: warning: <stdin>:1:23: isAcountPrivate: not in the schema; the app does not read it (did you mean 'isAccountPrivate'?)\n"
     )
   }
 
@@ -93,7 +93,7 @@ import Testing
     let result = try TestSupport.prefs(["lint", "com.example.app", "--schema", "user-settings"], store: store)
     #expect(result.status == 1)
     #expect(
-      result.stdout == "prefs: error: \(store.path)/com.example.app.plist: isAccountPrivate: stored as integer 1; "
+      result.stdout == "prefs: error: \(store.path)/com.example.app.plist:5:2: isAccountPrivate: stored as integer 1; "
         + "on Linux the app reads true (fallback); on macOS it reads true\n")
     let missing = try TestSupport.prefs(["lint", "com.example.none"], store: store)
     #expect(missing.status == 66)
@@ -109,9 +109,9 @@ import Testing
     #expect(both.status == 1)
     #expect(
       both.stdout == """
-        prefs: error: \(bad): ringtone: stored as integer 1; the app reads "Chimes" (fallback)
+        prefs: error: \(bad):1:2: ringtone: stored as integer 1; the app reads "Chimes" (fallback)
         prefs: warning: \(warn):2:4: 'yes' is a string in YAML 1.2 but bool true in YAML 1.1 (PyYAML); quote it, or write true
-        prefs: warning: \(warn): x: not in the schema; the app does not read it
+        prefs: warning: \(warn):2:1: x: not in the schema; the app does not read it
 
         """)
     let withMissing = try TestSupport.prefs(["lint", good, folder.url.appendingPathComponent("none.json").path, bad])
@@ -128,7 +128,7 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.stdout
-        == "prefs: error: <stdin>: count: stored as real 1.5; the app reads 0 (fallback)\n")
+        == "prefs: error: <stdin>:1:2: count: stored as real 1.5; the app reads 0 (fallback)\n")
     let broken = try folder.write("bad.schema.yaml", "keys: {count: {type: number}}\n")
     let refused = try TestSupport.prefs(["lint", schema, "--schema", broken])
     #expect(refused.status == 65)

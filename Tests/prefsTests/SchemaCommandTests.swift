@@ -26,9 +26,9 @@ import Testing
     #expect(result.status == 0)
     #expect(
       result.stderr == """
-        prefs: warning: <stdin>: username: coerced integer 42 to string "42" (number as text)
-        prefs: warning: <stdin>: isAccountPrivate: coerced string "no" to bool false (boolean word)
-        prefs: warning: <stdin>: volume: not in the schema; the app does not read it
+        prefs: warning: <stdin>:1:1: username: coerced integer 42 to string "42" (number as text)
+        prefs: warning: <stdin>:2:1: isAccountPrivate: coerced string "no" to bool false (boolean word)
+        prefs: warning: <stdin>:4:1: volume: not in the schema; the app does not read it
 
         """)
     #expect(try store.exported() == #"{"isAccountPrivate":false,"ringtone":"Waves","username":"42","volume":3}"# + "\n")
@@ -56,8 +56,8 @@ import Testing
     #expect(result.status == 65)
     #expect(
       result.stderr == """
-        prefs: error: <stdin>: isAccountPrivate: stored as string "maybe"; the app reads true (fallback)
-        prefs: error: <stdin>: ringtone: "Bells" is not one of "Chimes", "Signal", "Waves"
+        prefs: error: <stdin>:1:2: isAccountPrivate: stored as string "maybe"; the app reads true (fallback)
+        prefs: error: <stdin>:1:31: ringtone: "Bells" is not one of "Chimes", "Signal", "Waves"
         prefs: error: <stdin>: nothing imported: 2 values do not fit the schema
         hint: fix the values, or import without --schema to store them as they are
 
@@ -73,7 +73,7 @@ import Testing
     #expect(result.status == 65)
     #expect(
       result.stderr == """
-        prefs: error: <stdin>: isAccountPrivate: stored as string "false"; the app reads true (fallback)
+        prefs: error: <stdin>:1:2: isAccountPrivate: stored as string "false"; the app reads true (fallback)
         prefs: error: <stdin>: nothing imported: 1 value does not fit the schema
         hint: without --strict, values a documented rule can convert are coerced (prefs(1), COERCION)
 

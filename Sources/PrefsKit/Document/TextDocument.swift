@@ -65,6 +65,49 @@ public struct TextDocument: Sendable {
     self.options = options
   }
 
+  /// Reads `data` as ``Format/read(_:declared:path:options:warnings:)`` does, and
+  /// with its source map when the format has text.
+  public static func read(
+    _ data: Data, declared: Format? = nil, path: String? = nil, options: ReadOptions = ReadOptions(),
+    warnings: Warnings = Warnings()
+  ) throws -> (value: PrefValue, format: Format, document: TextDocument?) {
+    if let format = Format.detect(data, declared: declared, path: path) {
+      if let document = try TextDocument(data, format: format, options: options, warnings: warnings) {
+        return (document.value, format, document)
+      }
+    } else {
+      // Text that starts like JSON is JSON when it reads as JSON.
+      let attempt = Warnings()
+      if let document = try? TextDocument(data, format: .json, options: options, warnings: attempt) {
+        attempt.all.forEach(warnings.add)
+        return (document.value, .json, document)
+      }
+    }
+    let (value, format) = try Format.read(data, declared: declared, path: path, options: options, warnings: warnings)
+    return (value, format, nil)
+  }
+
+  /// Where the value at `path` is written: its key, or for an array item its value.
+  public func position(of path: PrefKeyPath) -> SourcePosition? {
+    guard !map.nodes.isEmpty else { return nil }
+    var node = 0
+    for component in path.components {
+      switch component {
+      case .key(let key):
+        guard let child = map.child(of: node, named: key) else { return nil }
+        node = child
+      case .index(let index):
+        let children = map.children(of: node)
+        guard index < children.count else { return nil }
+        node = children[index]
+      }
+    }
+    let offset = map.nodes[node].key?.lowerBound ?? map.nodes[node].value.lowerBound
+    guard case .lineColumn(let line, let column) = SourcePosition.of(offset: offset, in: text) else { return nil }
+    // A UTF-16 document is edited as UTF-8, but its lines and characters are the same.
+    return .lineColumn(line: line, column: column)
+  }
+
   /// The document's bytes changed to hold `newValue`.
   public struct Patch: Sendable {
     /// The new bytes of the whole document.

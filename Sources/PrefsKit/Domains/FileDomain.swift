@@ -55,12 +55,14 @@ public struct FileDomain: PreferenceDomain {
       return (PrefDictionary(), newFileFormat, nil)
     }
     do {
-      let document =
-        forEditing
-        ? try Format.detect(data, path: path).flatMap { try TextDocument(data, format: $0, options: options) }
-        : nil
-      let (value, format) =
-        try document.map { ($0.value, $0.format) } ?? Format.read(data, path: path, options: options)
+      var document: TextDocument?
+      let value: PrefValue
+      let format: Format
+      if forEditing {
+        (value, format, document) = try TextDocument.read(data, path: path, options: options)
+      } else {
+        (value, format) = try Format.read(data, path: path, options: options)
+      }
       guard case .dictionary(let dict) = value else {
         throw PrefsError(
           .badInput,

@@ -24,6 +24,9 @@ public struct ReadOptions: Sendable {
   /// The largest input read, in bytes (1 GiB). Checked before parsing, and for a
   /// file before reading it, so that memory stays proportional to what is accepted.
   public var maxInputBytes = 1 << 30
+  /// YAML: warn of every plain scalar that YAML 1.1 and 1.2 read differently (`yes`,
+  /// `0755`), as `prefs lint` does, from the same parse.
+  public var warnsOfYAMLAmbiguities = false
 
   /// The error for an input of `size` bytes, when that is over ``maxInputBytes``.
   public func sizeError(_ size: Int) -> PrefsError? {

@@ -32,12 +32,11 @@ public struct LintFinding: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `FILE:LINE:COL: message`, `FILE: at byte N: message`, `FILE: keypath: message`
-  /// or `FILE: message`.
+  /// or `FILE: message`; a key path follows the position where the file has lines
+  /// (`FILE:LINE:COL: keypath: message`).
   public var description: String {
-    if let keyPath {
-      return "\(file): \(keyPath.components.isEmpty ? "the top level" : keyPath.description): \(message)"
-    }
-    return PrefsError(.badInput, message, file: file, position: position).description
+    let text = keyPath.map { "\(PrefValue.name($0)): \(message)" } ?? message
+    return PrefsError(.badInput, text, file: file, position: position).description
   }
 }
 
@@ -52,24 +51,22 @@ public enum Lint {
   ) -> [LintFinding] {
     let warnings = Warnings()
     let value: PrefValue
-    let format: Format
+    let document: TextDocument?
+    var options = options
+    options.warnsOfYAMLAmbiguities = true
     do {
-      (value, format) = try Format.read(data, declared: declared, path: path, options: options, warnings: warnings)
+      (value, _, document) = try TextDocument.read(
+        data, declared: declared, path: path, options: options, warnings: warnings)
     } catch let error as PrefsError {
       return [LintFinding(.error, file: file, position: error.position, message: error.message, hints: error.hints)]
     } catch {
       return [LintFinding(.error, file: file, message: "\(error)")]
     }
     var findings = warnings.all.map { LintFinding(.warning, file: file, position: $0.position, message: $0.message) }
-    if format == .yaml, let ambiguities = try? YAMLCodec.ambiguities(in: data) {
-      findings += ambiguities.map {
-        LintFinding(.warning, file: file, position: $0.position, message: message(for: $0))
-      }
-    }
     if case .dictionary = value, let uid = firstUID(in: value) {
       findings.append(
         LintFinding(
-          .warning, file: file, keyPath: uid,
+          .warning, file: file, position: document?.position(of: uid), keyPath: uid,
           message: "holds a keyed-archive uid; on Linux, UserDefaults reads a domain holding one as empty, "
             + "so the app falls back on every key"))
     }
@@ -82,7 +79,9 @@ public enum Lint {
         return findings
       }
       findings += schema.check(contents).map {
-        LintFinding($0.isError ? .error : .warning, file: file, keyPath: $0.path, message: $0.message)
+        LintFinding(
+          $0.isError ? .error : .warning, file: file, position: document?.position(of: $0.path), keyPath: $0.path,
+          message: $0.message)
       }
     }
     return findings
@@ -106,20 +105,4 @@ public enum Lint {
     }
   }
 
-  /// `'off' is a string in YAML 1.2 but bool false in YAML 1.1 (PyYAML); quote it, or write false`.
-  static func message(for ambiguity: YAMLAmbiguity) -> String {
-    func value(_ summary: String) -> String? {
-      let parts = summary.split(separator: " ", maxSplits: 1)
-      // `error (…)` names a problem, not a value to write.
-      return parts.count == 2 && !parts[1].hasPrefix("(") ? String(parts[1]) : nil
-    }
-    let old = ambiguity.yaml11
-    let new = ambiguity.yaml12
-    let text =
-      "'\(ambiguity.text)' is \(new == "string" ? "a string" : new) in YAML 1.2 but "
-      + "\(old == "string" ? "a string" : old) in YAML 1.1 (PyYAML)"
-    let choices = [value(new), value(old)].compactMap { $0 }
-    if choices.isEmpty { return text + "; quote it" }
-    return text + "; quote it, or write " + choices.joined(separator: " or ")
-  }
 }

@@ -12,6 +12,15 @@ enum Documents {
   /// Reads the document at `path` (`-` is stdin), deciding its format by `--from`,
   /// the extension, else the content. Errors and warnings name the file.
   static func read(_ path: String, arguments: ParsedArguments, console: Console) throws -> (PrefValue, Format) {
+    let (value, format, _) = try read(path, arguments: arguments, console: console, mapped: false)
+    return (value, format)
+  }
+
+  /// ``read(_:arguments:console:)``, with the document's source map when `mapped` and
+  /// the format has text, for messages that name where a value is written.
+  static func read(_ path: String, arguments: ParsedArguments, console: Console, mapped: Bool) throws -> (
+    PrefValue, Format, TextDocument?
+  ) {
     let name = displayName(path)
     do {
       let options = try arguments.readOptions()
@@ -21,9 +30,16 @@ enum Documents {
       progress?.show("reading \(name) (\(ProgressLine.size(data.count)))…")
       defer { progress?.clear() }
       let warnings = Warnings()
-      let result = try Format.read(
-        data, declared: try arguments.inputFormat(), path: path == "-" ? nil : path,
-        options: options, warnings: warnings)
+      let declared = try arguments.inputFormat()
+      let filePath = path == "-" ? nil : path
+      var result: (PrefValue, Format, TextDocument?)
+      if mapped {
+        result = try TextDocument.read(data, declared: declared, path: filePath, options: options, warnings: warnings)
+      } else {
+        let (value, format) = try Format.read(
+          data, declared: declared, path: filePath, options: options, warnings: warnings)
+        result = (value, format, nil)
+      }
       console.report(warnings, file: name)
       keptUntilExit.append(result.0)
       return result

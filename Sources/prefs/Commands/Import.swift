@@ -72,7 +72,9 @@ enum Import {
       // Without IN, a bare `prefs import d` would otherwise just wait.
       console.err("prefs: reading the domain from standard input; end it with Ctrl-D")
     }
-    let (value, _) = try Documents.read(file, arguments: arguments, console: console)
+    let schema = try arguments.schema()
+    let (value, _, document) = try Documents.read(
+      file, arguments: arguments, console: console, mapped: schema != nil)
     guard case .dictionary(let input) = value else {
       throw PrefsError(
         .badInput,
@@ -81,9 +83,10 @@ enum Import {
     }
     let excludes = arguments.excludes()
     var incoming = PrefValue.dictionary(input).excluding(excludes).dictionaryValue ?? PrefDictionary()
-    if let schema = try arguments.schema() {
+    if let schema {
       incoming = try fit(
-        incoming, to: schema, file: displayName(file), strict: arguments.has(Options.strict), console: console)
+        incoming, to: schema, file: displayName(file), document: document, strict: arguments.has(Options.strict),
+        console: console)
     }
     let dryRun = arguments.has(Import.dryRun)
     let (before, after) = try changeDomain(
@@ -109,16 +112,22 @@ enum Import {
   /// `input` with the schema's coercions, each reported; refuses (exit 65, nothing
   /// imported) when a value would still be discarded by the app, or under `strict`
   /// when any value has the wrong type.
-  static func fit(_ input: PrefDictionary, to schema: Schema, file: String, strict: Bool, console: Console) throws
-    -> PrefDictionary
-  {
+  static func fit(
+    _ input: PrefDictionary, to schema: Schema, file: String, document: TextDocument?, strict: Bool,
+    console: Console
+  ) throws -> PrefDictionary {
     let (coerced, coercions, remaining) = schema.coerce(input)
     let refusals = strict ? schema.check(input).filter(\.isError) : remaining.filter(\.isError)
-    if !strict {
-      for coercion in coercions { console.err("prefs: warning: \(file): \(coercion)") }
+    // `FILE:LINE:COL: keypath: …` where the file has lines, else `FILE: keypath: …`.
+    func report(_ severity: String, _ path: PrefKeyPath, _ text: String) {
+      let finding = PrefsWarning(text, file: file, position: document?.position(of: path))
+      console.err("prefs: \(severity): \(finding)")
     }
-    for finding in remaining where !finding.isError { console.err("prefs: warning: \(file): \(finding)") }
-    for finding in refusals { console.err("prefs: error: \(file): \(finding)") }
+    if !strict {
+      for coercion in coercions { report("warning", coercion.path, "\(coercion)") }
+    }
+    for finding in remaining where !finding.isError { report("warning", finding.path, "\(finding)") }
+    for finding in refusals { report("error", finding.path, "\(finding)") }
     guard refusals.isEmpty else {
       let count = refusals.count == 1 ? "1 value does" : "\(refusals.count) values do"
       throw PrefsError(

@@ -264,10 +264,9 @@ struct JSONReader {
 
   func handleNull(at position: Int, path: PrefKeyPath) throws {
     if options.dropNulls {
-      let (line, column) = lineColumn(position)
       warnings.add(
         "dropped null at \(path.description.isEmpty ? "the top level" : path.description)",
-        position: .lineColumn(line: line, column: column))
+        position: .of(offset: position, in: bytes))
     } else {
       throw nullError(at: position, path: path)
     }
@@ -437,22 +436,7 @@ struct JSONReader {
   }
 
   func error(_ message: String, at position: Int) -> PrefsError {
-    let (line, column) = lineColumn(position)
-    return .badInput(message, line: line, column: column)
-  }
-
-  /// 1-based line and column (in characters of UTF-8) of a byte offset.
-  func lineColumn(_ position: Int) -> (Int, Int) {
-    var line = 1
-    var lineStart = 0
-    let end = min(position, bytes.count)
-    for k in 0..<end where bytes[k] == 0x0A {
-      line += 1
-      lineStart = k + 1
-    }
-    var column = 1
-    for k in lineStart..<end where bytes[k] & 0xC0 != 0x80 { column += 1 }
-    return (line, column)
+    PrefsError(.badInput, message, position: .of(offset: position, in: bytes))
   }
 }
 

@@ -927,15 +927,7 @@ private struct XMLPlistParser {
   // MARK: Errors
 
   private func error(_ message: String, at position: Int? = nil) -> PrefsError {
-    let p = min(position ?? i, bytes.count)
-    var line = 1
-    var lineStart = 0
-    for k in 0..<p where bytes[k] == 0x0A {
-      line += 1
-      lineStart = k + 1
-    }
-    let column = String(decoding: bytes[lineStart..<p], as: UTF8.self).unicodeScalars.count + 1
-    return .badInput(message, line: line, column: column)
+    PrefsError(.badInput, message, position: .of(offset: position ?? i, in: bytes))
   }
 }
 

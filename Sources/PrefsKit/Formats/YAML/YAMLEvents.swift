@@ -97,24 +97,14 @@ final class YAMLEventStream {
     }
   }
 
-  /// The line and column of a byte offset, counting characters, not bytes.
+  /// The line and column of a byte offset.
   static func mark(atByte offset: Int, in bytes: UnsafeRawBufferPointer) -> YAMLMark {
-    var line = 1
-    var column = 1
-    var i = 0
-    let end = min(offset, bytes.count)
-    while i < end {
-      let b = bytes[i]
-      if b == 0x0A {
-        line += 1
-        column = 1
-      } else if b & 0xC0 != 0x80 {
-        column += 1
-      }
-      i += 1
+    guard case .lineColumn(let line, let column) = SourcePosition.of(offset: offset, in: bytes) else {
+      return YAMLMark(line: 1, column: 1)
     }
     return YAMLMark(line: line, column: column)
   }
+
 }
 
 /// Turns libyaml's marks, which count characters, into byte offsets of the UTF-8

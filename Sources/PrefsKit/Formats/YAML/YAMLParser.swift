@@ -349,6 +349,9 @@ struct YAMLParser {
     guard s.style == YAML_PLAIN_SCALAR_STYLE else {
       return (.value(.string(String(decoding: bytes, as: UTF8.self))), false)
     }
+    if options.warnsOfYAMLAmbiguities, let ambiguity = YAMLAmbiguity(plain: bytes, at: at.position) {
+      warnings.add(ambiguity.message, position: ambiguity.position)
+    }
     switch YAMLResolver.resolve(bytes, version: options.yamlVersion) {
     case .string: return (.value(.string(String(decoding: bytes, as: UTF8.self))), false)
     case .null: return (.null, false)
