@@ -1279,6 +1279,27 @@ import Testing
     #expect(error?.message.contains("nesting") == true)
   }
 
+  @Test func aSharedEmptyContainerMeetsTheDepthLimitInEitherOrder() throws {
+    // {a: E, b: [E]} with one empty array E: E sits two levels below the root.
+    func document(bFirst: Bool) -> Data {
+      let keys: [UInt8] = bFirst ? [2, 1] : [1, 2]
+      let values: [UInt8] = bFirst ? [4, 3] : [3, 4]
+      return Self.bplist([[0xD2] + keys + values, [0x51, 0x61], [0x51, 0x62], [0xA0], [0xA1, 3]])
+    }
+    var options = ReadOptions()
+    options.maxDepth = 2
+    for bFirst in [false, true] {
+      #expect(throws: PrefsError.self, "b first: \(bFirst)") {
+        try Self.binary.decode(document(bFirst: bFirst), options: options)
+      }
+    }
+    options.maxDepth = 3
+    for bFirst in [false, true] {
+      let value = try Self.binary.decode(document(bFirst: bFirst), options: options)
+      #expect(value.dictionaryValue?["b"] == .array([.array([])]))
+    }
+  }
+
   @Test func sharedSubtreesCannotExplode() throws {
     // 64 levels of arrays each referencing the next twice: 2^64 values if expanded.
     var objects: [[UInt8]] = (0..<64).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] }
