@@ -704,6 +704,35 @@ extension YAMLCodecTests {
       #expect((try? codec.decode(Data("a:\n  b: 1\n".utf8), options: shallow)) != nil)
     }
 
+    @Test func aliasesCountTheirLevelsAgainstTheDepthLimit() throws {
+      var shallow = ReadOptions()
+      shallow.maxDepth = 4
+      func reads(_ text: String) -> Bool { (try? codec.decode(Data(text.utf8), options: shallow)) != nil }
+      // a holds two levels; under the root and two lists it is five deep.
+      #expect(
+        readError("a: &a [[1]]\nb: [[*a]]\n", options: shallow)?.description
+          == "2:6: nesting deeper than 4 levels (alias *a holds 2 levels)")
+      #expect(reads("a: &a [[1]]\nb: [*a]\n"))
+      // An empty collection is a level, as it is when written out.
+      #expect(!reads("a: &a []\nb: [[[*a]]]\n"))
+      #expect(reads("a: &a []\nb: [[*a]]\n"))
+      // An alias's height is that of its whole node, aliases inside included.
+      #expect(!reads("a: &a [1]\nb: &b [*a]\nc: [[*b]]\n"))
+      #expect(reads("a: &a [1]\nb: &b [*a]\nc: [*b]\n"))
+      // Merged keys join the mapping: `<<: *m` adds m's entries' levels, not m's own.
+      #expect(reads("m: &m {x: [[1]]}\nn: {<<: *m}\n"))
+      #expect(!reads("m: &m {x: [[[1]]]}\nn: {<<: *m}\n"))
+      #expect(!reads("m: &m {x: [[1]]}\nn: &n {<<: *m}\no: [*n]\n"))
+      // The shape: 30 anchors, each wrapping the last alias in 500 lists.
+      let text = (0..<30).map { k in
+        "a\(k): &a\(k) " + String(repeating: "[", count: 500) + (k == 0 ? "1" : "*a\(k - 1)")
+          + String(repeating: "]", count: 500)
+      }.joined(separator: "\n")
+      // (Not `readError`: printing a value read by mistake would overflow the stack.)
+      let error = #expect(throws: PrefsError.self) { _ = try codec.decode(Data(text.utf8)) }
+      #expect(error?.description == "2:509: nesting deeper than 512 levels (alias *a0 holds 500 levels)")
+    }
+
     // MARK: Ambiguities
 
     @Test func ambiguitiesListsWhatTheVersionsReadDifferently() throws {
