@@ -49,7 +49,7 @@ enum Documents {
   /// container as YAML.
   static func show(_ value: PrefValue, sortKeys: Bool, console: Console) throws {
     if let raw = ValueText.raw(value) {
-      console.out(raw + "\n")
+      try console.out(raw + "\n")
     } else {
       try console.outData(try Format.yaml.codec.encode(value, options: WriteOptions(sortKeys: sortKeys)))
     }
