@@ -1,4 +1,5 @@
 import Foundation
+import PrefsKit
 import PrefsTestSupport
 import Testing
 
@@ -162,6 +163,30 @@ import Testing
         - 2.5
 
         """)
+  }
+
+  @Test(.timeLimit(.minutes(2))) func unifiedDiffOfLargeFilesFitsInLittleMemory() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // 20,000 keys, 1,000 of them changed (about 480 KB each): the old search needed 1.3 GB.
+    var old = PrefDictionary()
+    var new = PrefDictionary()
+    for i in 0..<20_000 {
+      old[String(format: "key%05d", i)] = .string("v\(i)")
+      new[String(format: "key%05d", i)] = .string(i % 20 == 7 ? "w\(i)" : "v\(i)")
+    }
+    let a = folder.appendingPathComponent("a.json")
+    let b = folder.appendingPathComponent("b.json")
+    try Format.json.codec.encode(.dictionary(old)).write(to: a)
+    try Format.json.codec.encode(.dictionary(new)).write(to: b)
+    // At most 400 MB of address space, of which the process itself takes about 100 MB.
+    let result = try TestSupport.run(
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "ulimit -v 400000 && exec \"$0\" diff -u \"$1\" \"$2\"", TestSupport.prefsBinary.path, a.path, b.path])
+    #expect(result.status == 1, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.count(where: { $0.hasPrefix("-key") }) == 1_000)
+    #expect(lines.count(where: { $0.hasPrefix("+key") }) == 1_000)
   }
 
   @Test func unifiedDiffComparesCanonicalYAML() throws {
