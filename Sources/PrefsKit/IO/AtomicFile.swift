@@ -36,11 +36,12 @@ public enum AtomicFile {
     }
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var committed = false
+    // close(2) releases the number even when it fails, and another thread may get it
+    // at once: the descriptor is closed exactly once, whatever happens after.
+    var isOpen = true
     defer {
-      if !committed {
-        close(fd)
-        unlink(temporary)
-      }
+      if isOpen { close(fd) }
+      if !committed { unlink(temporary) }
     }
     let mode = exists ? existing.st_mode & 0o7777 : newFileMode
     fchmod(fd, mode)
@@ -51,6 +52,7 @@ public enum AtomicFile {
 
     try stream(to: fd, named: path, body)
     guard fsync(fd) == 0 else { throw PrefsError(.io, "cannot sync: \(systemErrorText())", file: path) }
+    isOpen = false
     guard close(fd) == 0 else { throw PrefsError(.io, "cannot close: \(systemErrorText())", file: path) }
     guard rename(temporary, target) == 0 else {
       let text = systemErrorText()
