@@ -43,4 +43,6 @@ func runPrefs(_ arguments: [String], console: Console) -> Int32 {
 
 // A reader that goes away is a write error (EPIPE) to handle, not a signal to die of.
 signal(SIGPIPE, SIG_IGN)
+// Ctrl-C or a stop request during a write leaves no temporary file behind.
+AtomicFile.removeTemporariesOnSignals()
 exit(runPrefs(Array(CommandLine.arguments.dropFirst()), console: Console()))

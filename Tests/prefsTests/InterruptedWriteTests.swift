@@ -6,10 +6,121 @@ import Testing
 /// Writes that are stopped or fail half-way: a SIGINT or SIGTERM leaves no temporary
 /// file, and a failing close(2) closes the temporary's descriptor once only.
 @Suite(.serialized) struct InterruptedWriteTests {
+  /// A generated domain large enough (about 9 MB as JSON) that writing it takes a while.
+  static func largeInput(in folder: URL) throws -> URL {
+    var entries = PrefDictionary()
+    for i in 0..<150_000 {
+      entries["key\(i)"] = .array([
+        .integer(Int64(i)), .string("value \(i)"), .dictionary(["half": .real(Double(i) / 2)]),
+      ])
+    }
+    let url = folder.appendingPathComponent("large.json")
+    try Format.json.codec.encode(.dictionary(entries)).write(to: url)
+    return url
+  }
+
   /// Temporary files of writes to `name` in `folder` (`.<name>.XXXXXX`).
   static func temporaries(of name: String, in folder: URL) -> [String] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     return names.filter { $0.hasPrefix(".\(name).") && $0.count == name.count + 8 }
+  }
+
+  /// How a process ended: its exit status, or the signal that ended it.
+  enum Ending: Equatable {
+    case status(Int32)
+    case signal(Int32)
+  }
+
+  /// Starts `prefs arguments` with no signal blocked (the test's threads block some,
+  /// and a child inherits its parent's mask), sends `signal` once its temporary file
+  /// for `name` appears in `folder`, and waits. Returns how it ended, and whether the
+  /// signal was sent while the file was there.
+  static func interrupt(
+    _ arguments: [String], store: URL? = nil, name: String, in folder: URL, with signal: Int32
+  ) throws -> (Ending, hit: Bool) {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGINT)
+    sigaddset(&defaults, SIGTERM)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([TestSupport.prefsBinary.path] + arguments).map { strdup($0) } + [nil]
+    var environment = ["PATH=/usr/bin:/bin"]
+    if let store { environment.append("PREFS_DEFAULTS_DIR=\(store.path)") }
+    let envp = environment.map { strdup($0) } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid = pid_t()
+    let spawned = posix_spawn(&pid, TestSupport.prefsBinary.path, &actions, &attributes, argv, envp)
+    try #require(spawned == 0, "posix_spawn failed: \(spawned)")
+    var hit = false
+    var status: Int32 = 0
+    let deadline = Date().addingTimeInterval(60)
+    while Date() < deadline, waitpid(pid, &status, WNOHANG) == 0 {
+      if !temporaries(of: name, in: folder).isEmpty {
+        hit = true
+        break
+      }
+      usleep(1000)
+    }
+    if hit || Date() >= deadline {
+      kill(pid, signal)
+      waitpid(pid, &status, 0)
+    }
+    let ending: Ending = status & 0x7F == 0 ? .status((status >> 8) & 0xFF) : .signal(status & 0x7F)
+    return (ending, hit)
+  }
+
+  static let signals: [Int32] = [SIGINT, SIGTERM]
+
+  @Test(.timeLimit(.minutes(3)), arguments: signals)
+  func aSignalDuringConvertLeavesNoTemporaryFile(_ signal: Int32) throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = try Self.largeInput(in: folder)
+    let output = folder.appendingPathComponent("out.plist")
+    var hits = 0
+    for _ in 0..<3 {
+      let (ending, hit) = try Self.interrupt(
+        ["convert", input.path, "-o", output.path], name: "out.plist", in: folder, with: signal)
+      guard hit else { continue }
+      hits += 1
+      #expect(ending == .signal(signal))
+      #expect(Self.temporaries(of: "out.plist", in: folder) == [])
+    }
+    #expect(hits > 0, "the temporary file was never seen while prefs ran")
+  }
+
+  @Test(.timeLimit(.minutes(3)), arguments: signals)
+  func aSignalDuringImportLeavesNoTemporaryFile(_ signal: Int32) throws {
+    let folder = try TestSupport.temporaryFolder()
+    let store = try TestSupport.temporaryFolder()
+    defer {
+      try? FileManager.default.removeItem(at: folder)
+      try? FileManager.default.removeItem(at: store)
+    }
+    let input = try Self.largeInput(in: folder)
+    var hits = 0
+    for _ in 0..<3 {
+      let (ending, hit) = try Self.interrupt(
+        ["import", "com.example.large", input.path], store: store, name: "com.example.large.plist", in: store,
+        with: signal)
+      guard hit else { continue }
+      hits += 1
+      #expect(ending == .signal(signal))
+      #expect(Self.temporaries(of: "com.example.large.plist", in: store) == [])
+    }
+    #expect(hits > 0, "the temporary file was never seen while prefs ran")
   }
 
   /// A close(2) that fails for the temporary file (releasing the descriptor, as Linux

@@ -30,7 +30,16 @@ public enum AtomicFile {
     }
 
     var template = Array("\(folder)/.\((target as NSString).lastPathComponent).XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    // Created and recorded with the stop signals held, so that a signal handler
+    // (``removeTemporariesOnSignals()``) always knows the file.
+    let (fd, slot) = PendingTemporaries.withStopSignalsBlocked {
+      let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      let code = errno
+      let slot =
+        fd >= 0 ? PendingTemporaries.add(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }) : nil
+      errno = code
+      return (fd, slot)
+    }
     guard fd >= 0 else {
       throw PrefsError(.cannotCreate, "cannot create a file in \(folder): \(systemErrorText())", file: path)
     }
@@ -42,6 +51,7 @@ public enum AtomicFile {
     defer {
       if isOpen { close(fd) }
       if !committed { unlink(temporary) }
+      PendingTemporaries.remove(slot)
     }
     let mode = exists ? existing.st_mode & 0o7777 : newFileMode
     fchmod(fd, mode)
