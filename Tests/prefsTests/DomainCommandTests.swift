@@ -181,6 +181,21 @@ import Testing
     #expect(exported == "{" + (0..<8).map { "\"key\($0)\":\($0)" }.joined(separator: ",") + "}\n")
   }
 
+  @Test func theStoreHoldsNoLockFiles() throws {
+    let store = try Store()
+    // Reads and commands that fail before writing leave nothing in the store.
+    #expect(try store.prefs(["delete", "com.typo"]).status == 66)
+    #expect(try store.prefs(["set", "-", "a", "1"]).status != 0)
+    #expect(try store.prefs(["read", "com.example.app"]).status == 66)
+    let empty = (try? FileManager.default.contentsOfDirectory(atPath: store.url.path)) ?? []
+    #expect(empty == [])
+    // A write leaves the domain file only: the lock is on the file (or the folder).
+    #expect(try store.prefs(["write", "com.example.app", "a", "1"]).status == 0)
+    #expect(try store.prefs(["write", "com.example.app", "b", "2"]).status == 0)
+    #expect(try store.prefs(["delete", "com.example.app", "nope"]).status == 66)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: store.url.path) == ["com.example.app.plist"])
+  }
+
   @Test func temporaryFilesOfAKilledWriteAreRemovedByTheNextOne() throws {
     let store = try Store()
     #expect(try store.prefs(["write", "com.example.app", "a", "1"]).status == 0)

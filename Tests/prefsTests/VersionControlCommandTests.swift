@@ -137,8 +137,69 @@ import Testing
   }
 }
 
+/// A temporary git repository with its own configuration, for the tests that need git.
+final class GitRepository {
+  let git: URL
+  let url: URL
+
+  /// Whether git is on the PATH (the tests that need it are skipped without it).
+  static let isAvailable = TestSupport.executable(named: "git") != nil
+
+  init() throws {
+    git = try #require(TestSupport.executable(named: "git"))
+    url = try TestSupport.temporaryFolder()
+    for arguments in [["init", "-q"], ["config", "user.email", "test@example.com"], ["config", "user.name", "Test"]] {
+      let result = try run(arguments)
+      try #require(result.status == 0, "\(result.stderr)")
+    }
+  }
+
+  deinit { try? FileManager.default.removeItem(at: url) }
+
+  /// Runs git in the repository, with no system or user configuration.
+  @discardableResult
+  func run(_ arguments: [String]) throws -> TestSupport.ProcessResult {
+    var environment = ProcessInfo.processInfo.environment
+    environment["GIT_CONFIG_NOSYSTEM"] = "1"
+    environment["HOME"] = url.path
+    return try TestSupport.run(git, ["-C", url.path] + arguments, environment: environment)
+  }
+
+  /// Writes `data` to `name` and commits it.
+  func commit(_ data: Data, as name: String) throws {
+    try data.write(to: url.appendingPathComponent(name))
+    try run(["add", "-A"])
+    let result = try run(["commit", "-q", "-m", "add \(name)"])
+    try #require(result.status == 0, "\(result.stderr)")
+  }
+
+  /// `git status --porcelain --ignored`, which lists hidden and ignored files too.
+  func status() throws -> String { try run(["status", "--porcelain", "--ignored"]).stdout }
+}
+
 /// git integration: textconv output is canonical, and git diff shows it.
 @Suite struct GitIntegrationTests {
+  @Test(.enabled(if: GitRepository.isAvailable, "git is not on the PATH"))
+  func editingFilesInARepositoryLeavesNoLockFiles() throws {
+    let repo = try GitRepository()
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.plist")
+    try repo.commit(try Data(contentsOf: sample), as: "com.apple.dock.plist")
+    func prefs(_ arguments: [String]) throws -> Int32 {
+      try TestSupport.prefs(arguments, in: repo.url, store: store).status
+    }
+    #expect(try prefs(["set", "com.apple.dock.plist", "username", "bob"]) == 0)
+    #expect(try prefs(["write", "./com.apple.dock.plist", "count", "-int", "2"]) == 0)
+    #expect(try prefs(["remove", "com.apple.dock.plist", "count"]) == 0)
+    #expect(try prefs(["write", "new.plist", "a", "-int", "1"]) == 0)
+    // Reads, and commands that fail before writing, make nothing at all.
+    #expect(try prefs(["get", "com.apple.dock.plist", "username"]) == 0)
+    #expect(try prefs(["delete", "./typo.plist"]) == 66)
+    #expect(try prefs(["set", "com.apple.dock.plist", "username.x", "1"]) != 0)
+    #expect(try repo.status() == " M com.apple.dock.plist\n?? new.plist\n")
+  }
+
   @Test func textconvIsCanonicalWhateverTheInputFormat() throws {
     let folder = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
