@@ -276,11 +276,58 @@ final class GitRepository {
     #expect(try TestSupport.prefs(["diff", a, a, "-u"]).stdout == "")
   }
 
-  @Test func gitDiffShowsABinaryPlistAsYAML() throws {
-    guard let git = TestSupport.executable(named: "git") else {
-      print("note: git is not on the PATH; skipping the textconv test")
-      return
-    }
+  @Test(.enabled(if: GitRepository.isAvailable, "git is not on the PATH"))
+  func gitDiffAndLogGoOnPastAFileTextconvCannotRead() throws {
+    let repo = try GitRepository()
+    try repo.run(["config", "diff.plist.textconv", "'\(TestSupport.prefsBinary.path)' textconv"])
+    try Data("*.plist diff=plist\n".utf8).write(to: repo.url.appendingPathComponent(".gitattributes"))
+    // A truncated XML plist, a broken binary one, and a good one beside them.
+    try repo.commit(Data("<plist><dict><key>a</key>".utf8), as: "broken.plist")
+    try repo.commit(Data("bplist00".utf8 + [0xD1, 0x01, 0x02, 0xFF]), as: "garbage.plist")
+    let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.plist")
+    try repo.commit(try Data(contentsOf: sample), as: "good.plist")
+    try Data("<plist><dict><key>b</key>".utf8).write(to: repo.url.appendingPathComponent("broken.plist"))
+    try Data("bplist00".utf8 + [0xD1, 0x01, 0x02, 0xFE]).write(to: repo.url.appendingPathComponent("garbage.plist"))
+    #expect(
+      try TestSupport.prefs(["write", repo.url.appendingPathComponent("good.plist").path, "count", "-int", "1"]).status
+        == 0)
+    let diff = try repo.run(["diff", "--no-color"])
+    #expect(diff.status == 0, "\(diff.stderr)")
+    #expect(diff.stdout.contains(" # prefs: error: at byte 12: truncated binary plist"), "\(diff.stdout)")
+    #expect(diff.stdout.contains("-# prefs: error: 1:26: value missing for key 'a'\n"), "\(diff.stdout)")
+    #expect(diff.stdout.contains("\n+<plist><dict><key>b</key>\n"), "\(diff.stdout)")
+    #expect(diff.stdout.contains("-00000000  62 70 6c 69 73 74 30 30  d1 01 02 ff "), "\(diff.stdout)")
+    #expect(diff.stdout.contains("+count: 1\n"), "\(diff.stdout)")
+    try repo.run(["commit", "-q", "-a", "-m", "change"])
+    let log = try repo.run(["log", "-p", "--no-color"])
+    #expect(log.status == 0, "\(log.stderr)")
+    #expect(log.stdout.contains("+# prefs: error: "), "\(log.stdout)")
+  }
+
+  @Test func textconvShowsWhatItCannotReadAndExitsZero() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let missing = folder.appendingPathComponent("missing.plist").path
+    let gone = try TestSupport.prefs(["textconv", missing])
+    #expect(gone.status == 0)
+    #expect(gone.stdout == "# prefs: error: no such file\n")
+    let text = try TestSupport.prefs(["textconv", "-"], input: Data("a: [1\n".utf8))
+    #expect(text.status == 0)
+    #expect(text.stdout.hasPrefix("# prefs: error: 2:1: "))
+    #expect(text.stdout.hasSuffix("\na: [1\n"))
+    let binary = folder.appendingPathComponent("b.plist")
+    try Data("bplist00".utf8 + [0x00, 0x7F]).write(to: binary)
+    let dump = try TestSupport.prefs(["textconv", binary.path])
+    #expect(dump.status == 0)
+    #expect(dump.stdout.hasPrefix("# prefs: error: at byte "))
+    #expect(
+      dump.stdout.hasSuffix(
+        "\n00000000  62 70 6c 69 73 74 30 30  00 7f" + String(repeating: " ", count: 6 * 3 + 1) + " |bplist00..|\n"))
+  }
+
+  @Test(.enabled(if: GitRepository.isAvailable, "git is not on the PATH"))
+  func gitDiffShowsABinaryPlistAsYAML() throws {
+    let git = try #require(TestSupport.executable(named: "git"))
     let repo = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: repo) }
     // A wrapper so that git runs this build of prefs.

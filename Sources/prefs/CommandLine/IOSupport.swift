@@ -12,10 +12,21 @@ enum Documents {
   /// Reads the document at `path` (`-` is stdin), deciding its format by `--from`,
   /// the extension, else the content. Errors and warnings name the file.
   static func read(_ path: String, arguments: ParsedArguments, console: Console) throws -> (PrefValue, Format) {
+    do {
+      let data = try InputFile.read(path, limit: try arguments.readOptions().maxInputBytes)
+      return try parse(data, from: path, arguments: arguments, console: console)
+    } catch let error as PrefsError {
+      throw error.category == .usage ? error : error.inFile(displayName(path))
+    }
+  }
+
+  /// Reads a document from the bytes of `path` (already read), as ``read(_:arguments:console:)`` does.
+  static func parse(_ data: Data, from path: String, arguments: ParsedArguments, console: Console) throws -> (
+    PrefValue, Format
+  ) {
     let name = displayName(path)
     do {
       let options = try arguments.readOptions()
-      let data = try InputFile.read(path, limit: options.maxInputBytes)
       // Large conversions say what they are doing, on a terminal only.
       let progress = data.count >= ProgressLine.largeInput ? ProgressLine(total: 1) : nil
       progress?.show("reading \(name) (\(ProgressLine.size(data.count)))…")
