@@ -28,6 +28,11 @@ public struct FileDomain: PreferenceDomain {
 
   public var location: String { path }
 
+  public var fileMode: mode_t? {
+    var info = stat()
+    return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
+  }
+
   public func read(options: ReadOptions = ReadOptions()) throws -> PrefDictionary? {
     try load(options: options)?.contents
   }

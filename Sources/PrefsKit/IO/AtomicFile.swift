@@ -7,8 +7,10 @@ import Foundation
 public enum AtomicFile {
   /// Replaces (or creates, with `newFileMode`) the file at `path` with what `body`
   /// writes. If `body` throws, the temporary file is removed and `path` is untouched.
+  /// The file keeps its mode, narrowed to `modeLimit` (a copy of a private file
+  /// must not stay readable to others because an older copy was).
   public static func write(
-    to path: String, newFileMode: mode_t = 0o644, _ body: (ByteWriter) throws -> Void
+    to path: String, newFileMode: mode_t = 0o644, modeLimit: mode_t = 0o7777, _ body: (ByteWriter) throws -> Void
   ) throws {
     // Devices and descriptors (`-o /dev/stdout`, `/dev/fd/3`) are written in place:
     // renaming over the file behind them would take it away from its reader.
@@ -53,7 +55,7 @@ public enum AtomicFile {
       if !committed { unlink(temporary) }
       PendingTemporaries.remove(slot)
     }
-    let mode = exists ? existing.st_mode & 0o7777 : newFileMode
+    let mode = (exists ? existing.st_mode & 0o7777 : newFileMode) & modeLimit
     fchmod(fd, mode)
     if exists, existing.st_uid != geteuid() || existing.st_gid != getegid() {
       // Keep the owner, so that `sudo prefs write` does not leave a root-owned file.

@@ -87,10 +87,11 @@ enum Documents {
 
   /// Writes `value` to `-o FILE` atomically, or to stdout. Nothing is written when
   /// encoding fails: a file is replaced only after the whole document is written,
-  /// and stdout receives the document only once it is complete.
+  /// and stdout receives the document only once it is complete. With `mode` (the
+  /// source's, for an export), a new file gets it and an existing one is narrowed to it.
   static func write(
     _ value: PrefValue, format: Format, to path: String?, options: WriteOptions, console: Console,
-    showProgress: Bool = false
+    showProgress: Bool = false, mode: mode_t? = nil
   ) throws {
     let warnings = Warnings()
     let name = path.map(displayName) ?? "<stdout>"
@@ -100,7 +101,7 @@ enum Documents {
     defer { progress?.clear() }
     do {
       if let path, path != "-" {
-        try AtomicFile.write(to: path) { writer in
+        try AtomicFile.write(to: path, newFileMode: mode ?? 0o644, modeLimit: mode ?? 0o7777) { writer in
           try format.codec.write(value, to: writer, options: options, warnings: warnings)
         }
       } else {

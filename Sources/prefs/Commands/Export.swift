@@ -52,6 +52,17 @@ enum Export {
       guard let folder = arguments.value(Options.output), folder != "-" else {
         throw ArgumentParser.usageError("--all needs -o DIR, the folder to write into", spec)
       }
+      var isFolder: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
+      if exists, !isFolder.boolValue {
+        throw ArgumentParser.usageError("--all writes one file per domain into a folder; '\(folder)' is a file", spec)
+      }
+      // `-o backup.json` is a file name: making a folder of that name would surprise.
+      if !exists, let named = Format.forPath(folder) {
+        throw ArgumentParser.usageError(
+          "--all writes one file per domain into a folder, and '\(folder)' is named like a \(named.name) file;"
+            + " give a folder such as 'backup/', and the format with --format", spec)
+      }
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       let names = try store.domainNames()
       let progress = ProgressLine(total: names.count)
@@ -62,7 +73,7 @@ enum Export {
         let file = (folder as NSString).appendingPathComponent("\(name).\(fileExtension(format))")
         try Documents.write(
           PrefValue.dictionary(contents).excluding(excludes), format: format, to: file, options: options,
-          console: console)
+          console: console, mode: domain.fileMode)
       }
       progress.finish("exported \(names.count) domains to \(folder)")
       return Console.Status.success
@@ -84,7 +95,7 @@ enum Export {
     }
     try Documents.write(
       PrefValue.dictionary(contents).excluding(excludes), format: format, to: arguments.value(Options.output),
-      options: options, console: console)
+      options: options, console: console, mode: domain.fileMode)
     return Console.Status.success
   }
 
