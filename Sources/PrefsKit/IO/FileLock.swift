@@ -37,7 +37,7 @@ public final class FileLock {
         }
         fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
-          throw PrefsError(.cannotCreate, "cannot open the folder: \(systemErrorText().lowercased())", file: folder)
+          throw PrefsError(.cannotCreate, "cannot create a file in \(folder): \(systemErrorText())", file: path)
         }
       }
       try Self.lock(fd, until: deadline, timeout: timeout, path: path)
