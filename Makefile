@@ -10,7 +10,7 @@ RELEASE := -c release --product prefs --static-swift-stdlib
 # Seconds each fuzz target runs for.
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test-deps build demo test bench fuzz install uninstall format lint-format clean
+.PHONY: all deps test-deps build demo demo-run test bench fuzz install uninstall format lint-format clean
 
 all: build
 
@@ -33,19 +33,26 @@ build: deps
 
 # Converts the shipped samples and prints them.
 demo: build
-	@echo '$$ prefs convert Samples/UserSettings.plist            # XML plist to YAML'
-	@$(PREFS) convert Samples/UserSettings.plist
-	@echo
-	@echo '$$ prefs convert Samples/UserSettings.yaml --to json'
-	@$(PREFS) convert Samples/UserSettings.yaml --to json
-	@echo
-	@echo '$$ prefs convert Samples/UserSettings.json --to binary -o /tmp/UserSettings.bplist'
-	@$(PREFS) convert Samples/UserSettings.json --to binary -o /tmp/UserSettings.bplist
-	@echo '$$ prefs textconv /tmp/UserSettings.bplist              # what git diff shows'
-	@$(PREFS) textconv /tmp/UserSettings.bplist
-	@echo
-	@echo '$$ prefs diff Samples/UserSettings.plist /tmp/UserSettings.bplist && echo same'
-	@$(PREFS) diff Samples/UserSettings.plist /tmp/UserSettings.bplist && echo same
+	@$(MAKE) --no-print-directory demo-run
+
+# The demo on a built binary (PREFS=...). Its files go to a private folder made by
+# mktemp -d and removed at the end: a fixed name in /tmp could be a symlink that
+# someone else placed there.
+demo-run:
+	@out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && trap 'exit 130' INT TERM && \
+	echo '$$ prefs convert Samples/UserSettings.plist            # XML plist to YAML' && \
+	$(PREFS) convert Samples/UserSettings.plist && \
+	echo && \
+	echo '$$ prefs convert Samples/UserSettings.yaml --to json' && \
+	$(PREFS) convert Samples/UserSettings.yaml --to json && \
+	echo && \
+	echo '$$ prefs convert Samples/UserSettings.json --to binary -o '"$$out"'/UserSettings.bplist' && \
+	$(PREFS) convert Samples/UserSettings.json --to binary -o "$$out/UserSettings.bplist" && \
+	echo '$$ prefs textconv '"$$out"'/UserSettings.bplist       # what git diff shows' && \
+	$(PREFS) textconv "$$out/UserSettings.bplist" && \
+	echo && \
+	echo '$$ prefs diff Samples/UserSettings.plist '"$$out"'/UserSettings.bplist && echo same' && \
+	$(PREFS) diff Samples/UserSettings.plist "$$out/UserSettings.bplist" && echo same
 
 test: test-deps
 	@# The Python cross-checks use PyYAML and ruamel.yaml when they can be had; they skip visibly otherwise.

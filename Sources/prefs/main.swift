@@ -8,15 +8,15 @@ let prefsVersion = "0.1.0"
 func runPrefs(_ arguments: [String], console: Console) -> Int32 {
   do {
     guard let first = arguments.first else {
-      console.out(Help.overview())
+      try console.out(Help.overview())
       return Console.Status.usage
     }
     switch first {
     case "-h", "--help":
-      console.out(Help.overview())
+      try console.out(Help.overview())
       return Console.Status.success
     case "--version", "-V", "version":
-      console.out("prefs \(prefsVersion)\n")
+      try console.out("prefs \(prefsVersion)\n")
       return Console.Status.success
     default: break
     }
@@ -26,17 +26,23 @@ func runPrefs(_ arguments: [String], console: Console) -> Int32 {
     }
     let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command)
     if parsed.values["help"] != nil {
-      console.out(Help.text(for: command))
+      try console.out(Help.text(for: command))
       return Console.Status.success
     }
     return try command.run(parsed, console)
   } catch let error as PrefsError {
     console.report(error)
     return Console.status(for: error)
+  } catch is Console.BrokenPipe {
+    return Console.Status.brokenPipe
   } catch {
     console.err("prefs: error: \(error.localizedDescription)")
     return Console.Status.ioError
   }
 }
 
+// A reader that goes away is a write error (EPIPE) to handle, not a signal to die of.
+signal(SIGPIPE, SIG_IGN)
+// Ctrl-C or a stop request during a write leaves no temporary file behind.
+AtomicFile.removeTemporariesOnSignals()
 exit(runPrefs(Array(CommandLine.arguments.dropFirst()), console: Console()))

@@ -190,8 +190,9 @@ import Testing
     "y_object_duplicated_key.json": "duplicate key", "y_object_duplicated_key_and_value.json": "duplicate key",
   ]
 
-  @Test func jsonTestSuiteAcceptsRefusesAndNeverCrashes() throws {
-    guard let folder = TestSupport.corpus("json-test-suite/test_parsing") else { return }
+  @Test(.needsCorpus("json-test-suite/test_parsing"), .needsPython())
+  func jsonTestSuiteAcceptsRefusesAndNeverCrashes() throws {
+    let folder = try #require(TestSupport.corpus("json-test-suite/test_parsing"))
     var accepted: [(URL, Data)] = []
     var counts = (y: 0, n: 0, i: 0)
     for file in TestSupport.files(in: folder) {
@@ -237,7 +238,7 @@ import Testing
 
   /// Compares each original with what we wrote, as JSON values, in Python's `json`.
   func expectSameJSONValues(_ pairs: [(URL, Data)]) throws {
-    guard let python = TestSupport.python() else { return }
+    let python = try #require(TestSupport.python())
     let folder = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     var manifest = ""

@@ -17,7 +17,7 @@ import Testing
     try format.codec.decode(try format.codec.encode(value), options: options)
   }
 
-  @Test(arguments: exactFormats)
+  @Test(.needsCorpus("plist"), arguments: exactFormats)
   func everyCorpusPlistRoundTripsTypeStrict(format: Format) throws {
     let corpus = try PlistCodecTests.readableCorpus()
     for (name, _, value) in corpus {
@@ -27,20 +27,20 @@ import Testing
         try Format.binary.codec.encode(try Self.roundTrip(value, through: format)))
       #expect(back == value, "\(name): plist → \(format) → plist")
     }
-    if !corpus.isEmpty { #expect(corpus.count == 41) }
+    #expect(corpus.count == 41)
   }
 
-  @Test func yamlWeWriteReadsTheSameAsYAML11() throws {
+  @Test(.needsCorpus("plist")) func yamlWeWriteReadsTheSameAsYAML11() throws {
     for (name, _, value) in try PlistCodecTests.readableCorpus() {
       let options = ReadOptions(yamlVersion: .v1_1)
       #expect(try Self.roundTrip(value, through: .yaml, readingAs: options) == value, "\(name)")
     }
   }
 
-  @Test(arguments: [Format.yaml, .json])
+  @Test(.needsCorpus("plist"), arguments: [Format.yaml, .json])
   func keyedArchivesKeepTheirUIDs(format: Format) throws {
     let archives = try PlistCodecTests.readableCorpus().filter { PlistCodecTests.hasUID($0.value) }
-    if TestSupport.corpus("plist") != nil { #expect(archives.count == 3) }
+    #expect(archives.count == 3)
     for (name, _, value) in archives {
       let text = try format.codec.encode(value)
       #expect(String(decoding: text, as: UTF8.self).contains(format == .yaml ? "!uid " : "\"$uid\": "), "\(name)")
@@ -51,7 +51,7 @@ import Testing
 
   /// Loads the YAML of each corpus plist in Python with `loader` and compares type for type.
   func expectPythonReadsTheCorpus(loader: String, imports: String) throws {
-    guard let python = Python.find() else { return }
+    let python = try #require(Python.find())
     let corpus = try PlistCodecTests.readableCorpus().filter { !PlistCodecTests.hasUID($0.value) }
     for (name, _, value) in corpus {
       let script =
@@ -63,16 +63,11 @@ import Testing
     }
   }
 
-  @Test func pyYAMLReadsTheYAMLOfEveryCorpusPlist() throws {
+  @Test(.needsCorpus("plist"), .needsPython("yaml")) func pyYAMLReadsTheYAMLOfEveryCorpusPlist() throws {
     try expectPythonReadsTheCorpus(loader: "yaml.safe_load(text)", imports: "import yaml")
   }
 
-  @Test func ruamelReadsTheYAMLOfEveryCorpusPlist() throws {
-    guard let python = Python.find() else { return }
-    guard (try? Python.run(python, "import ruamel.yaml", input: Data())) != nil else {
-      print("note: ruamel.yaml is not installed (pip install ruamel.yaml); skipping the YAML 1.2 corpus check")
-      return
-    }
+  @Test(.needsCorpus("plist"), .needsPython("ruamel.yaml")) func ruamelReadsTheYAMLOfEveryCorpusPlist() throws {
     try expectPythonReadsTheCorpus(loader: "YAML(typ='safe').load(text)", imports: "from ruamel.yaml import YAML")
   }
 }

@@ -39,3 +39,19 @@ extension TestSupport {
     "emptyDict": .dictionary([:]),
   ])
 }
+
+/// Conditions for tests that need a corpus or a tool: without it the test is skipped
+/// with its reason, never passed without running (DESIGN.md, rule 8).
+extension Trait where Self == ConditionTrait {
+  /// Runs the test only when `../shared/corpus/<subfolder>` is there.
+  static func needsCorpus(_ subfolder: String) -> Self {
+    .enabled(if: TestSupport.hasCorpus(subfolder), "the corpus folder ../shared/corpus/\(subfolder) is absent")
+  }
+
+  /// Runs the test only when python3 can import `module` (`nil`: python3 alone).
+  static func needsPython(_ module: String? = nil) -> Self {
+    .enabled(
+      if: Python.has(module),
+      module.map { "python3 with \($0) is not installed" } ?? "python3 is not installed")
+  }
+}

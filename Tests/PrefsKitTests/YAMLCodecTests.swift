@@ -127,9 +127,9 @@ extension YAMLCodecTests {
       #expect(YAMLResolver.resolve(row.0, version: .v1_1) == row.2, "1.1: \(row.0)")
     }
 
-    @Test("the YAML 1.1 rows agree with PyYAML's safe_load")
+    @Test("the YAML 1.1 rows agree with PyYAML's safe_load", .needsPython("yaml"))
     func agreesWithPyYAML() throws {
-      guard let python = Python.find() else { return }
+      let python = try #require(Python.find())
       // Rows PyYAML loads (it fails on `0b_`, `<<`, `=`, the invalid date, and `k: -`; its 1e400 is inf).
       let rows = Self.table.filter {
         if case .invalid = $0.2 { return false }
@@ -704,6 +704,35 @@ extension YAMLCodecTests {
       #expect((try? codec.decode(Data("a:\n  b: 1\n".utf8), options: shallow)) != nil)
     }
 
+    @Test func aliasesCountTheirLevelsAgainstTheDepthLimit() throws {
+      var shallow = ReadOptions()
+      shallow.maxDepth = 4
+      func reads(_ text: String) -> Bool { (try? codec.decode(Data(text.utf8), options: shallow)) != nil }
+      // a holds two levels; under the root and two lists it is five deep.
+      #expect(
+        readError("a: &a [[1]]\nb: [[*a]]\n", options: shallow)?.description
+          == "2:6: nesting deeper than 4 levels (alias *a holds 2 levels)")
+      #expect(reads("a: &a [[1]]\nb: [*a]\n"))
+      // An empty collection is a level, as it is when written out.
+      #expect(!reads("a: &a []\nb: [[[*a]]]\n"))
+      #expect(reads("a: &a []\nb: [[*a]]\n"))
+      // An alias's height is that of its whole node, aliases inside included.
+      #expect(!reads("a: &a [1]\nb: &b [*a]\nc: [[*b]]\n"))
+      #expect(reads("a: &a [1]\nb: &b [*a]\nc: [*b]\n"))
+      // Merged keys join the mapping: `<<: *m` adds m's entries' levels, not m's own.
+      #expect(reads("m: &m {x: [[1]]}\nn: {<<: *m}\n"))
+      #expect(!reads("m: &m {x: [[[1]]]}\nn: {<<: *m}\n"))
+      #expect(!reads("m: &m {x: [[1]]}\nn: &n {<<: *m}\no: [*n]\n"))
+      // The shape: 30 anchors, each wrapping the last alias in 500 lists.
+      let text = (0..<30).map { k in
+        "a\(k): &a\(k) " + String(repeating: "[", count: 500) + (k == 0 ? "1" : "*a\(k - 1)")
+          + String(repeating: "]", count: 500)
+      }.joined(separator: "\n")
+      // (Not `readError`: printing a value read by mistake would overflow the stack.)
+      let error = #expect(throws: PrefsError.self) { _ = try codec.decode(Data(text.utf8)) }
+      #expect(error?.description == "2:509: nesting deeper than 512 levels (alias *a0 holds 500 levels)")
+    }
+
     // MARK: Ambiguities
 
     @Test func ambiguitiesListsWhatTheVersionsReadDifferently() throws {
@@ -733,6 +762,13 @@ extension YAMLCodecTests {
 enum Python {
   /// `python3` from PATH, or nil with a visible note.
   static func find() -> String? { TestSupport.python()?.path }
+
+  /// Whether python3 is there and can import `module`.
+  static func has(_ module: String?) -> Bool {
+    guard let python = TestSupport.executable(named: "python3") else { return false }
+    guard let module else { return true }
+    return (try? run(python.path, "import \(module)", input: Data())) != nil
+  }
 
   /// Runs `script` with `input` on standard input and returns standard output.
   static func run(_ python: String, _ script: String, input: Data) throws -> String {
@@ -849,7 +885,7 @@ extension YAMLCodecTests {
 
     /// Loads our YAML with `loader` (a Python expression over `text`) and checks each value.
     private func check(_ loader: String, imports: String) throws {
-      guard let python = Python.find() else { return }
+      let python = try #require(Python.find())
       let text = try codec.encode(Self.document)
       let script =
         Python.typed + imports
@@ -883,20 +919,13 @@ extension YAMLCodecTests {
       }
     }
 
-    @Test("PyYAML's safe_load (YAML 1.1) reads what we write, type for type")
+    @Test("PyYAML's safe_load (YAML 1.1) reads what we write, type for type", .needsPython("yaml"))
     func pyYAML() throws {
       try check("yaml.safe_load(text)", imports: "import yaml")
     }
 
-    @Test("ruamel.yaml's safe loader (YAML 1.2) reads what we write, type for type")
+    @Test("ruamel.yaml's safe loader (YAML 1.2) reads what we write, type for type", .needsPython("ruamel.yaml"))
     func ruamel() throws {
-      guard let python = Python.find() else { return }
-      if (try? Python.run(python, "import ruamel.yaml", input: Data())) == nil {
-        print(
-          "note: ruamel.yaml is not installed (pip install ruamel.yaml); skipping the YAML 1.2 cross-check"
-        )
-        return
-      }
       try check("YAML(typ='safe').load(text)", imports: "from ruamel.yaml import YAML")
     }
   }
@@ -1168,9 +1197,11 @@ extension YAMLCodecTests {
       "no in.json, read": 1,
     ]
 
-    @Test("every test reads as in.json, is refused with a position, or is pinned with its cause")
+    @Test(
+      "every test reads as in.json, is refused with a position, or is pinned with its cause",
+      .needsCorpus("yaml-test-suite"))
     func suite() throws {
-      guard let root = TestSupport.corpus("yaml-test-suite") else { return }
+      let root = try #require(TestSupport.corpus("yaml-test-suite"))
       var counts: [String: Int] = [:]
       var report: [String: [String]] = [:]
       func count(_ category: String, _ id: String) {
@@ -1497,9 +1528,9 @@ extension YAMLCodecTests {
       return paths.isEmpty ? .equal : .differs(paths)
     }
 
-    @Test("each pair reads as pinned, in YAML 1.2 and 1.1")
+    @Test("each pair reads as pinned, in YAML 1.2 and 1.1", .needsCorpus("autopkg"))
     func pairsCompare() throws {
-      guard let root = TestSupport.corpus("autopkg") else { return }
+      let root = try #require(TestSupport.corpus("autopkg"))
       let folder = root.appendingPathComponent("pairs")
       let stems = TestSupport.files(in: folder).map(\.lastPathComponent).filter { $0.hasSuffix(".recipe.yaml") }
         .map { String($0.dropLast(".recipe.yaml".count)) }
@@ -1527,9 +1558,11 @@ extension YAMLCodecTests {
       #expect(!Self.differences(dropped, try Self.plistValue(plist)).isEmpty)
     }
 
-    @Test("every YAML recipe reads, except the XML file and the two with a null (which read with --drop-nulls)")
+    @Test(
+      "every YAML recipe reads, except the XML file and the two with a null (which read with --drop-nulls)",
+      .needsCorpus("autopkg"))
     func everyRecipeReads() throws {
-      guard let root = TestSupport.corpus("autopkg") else { return }
+      let root = try #require(TestSupport.corpus("autopkg"))
       var files = TestSupport.files(in: root.appendingPathComponent("pairs"))
       files += TestSupport.files(in: root.appendingPathComponent("unpaired"))
       let yamlFiles = files.filter { $0.pathExtension == "yaml" }
@@ -1577,8 +1610,8 @@ extension YAMLCodecTests {
         ])
     }
 
-    @Test func unpairedRecipesKeepTheirTypes() throws {
-      guard let root = TestSupport.corpus("autopkg") else { return }
+    @Test(.needsCorpus("autopkg")) func unpairedRecipesKeepTheirTypes() throws {
+      let root = try #require(TestSupport.corpus("autopkg"))
       let folder = root.appendingPathComponent("unpaired")
       func load(_ name: String, _ version: YAMLVersion = .v1_2) throws -> PrefValue {
         try codec.decode(

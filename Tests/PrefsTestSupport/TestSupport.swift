@@ -14,6 +14,12 @@ public enum TestSupport {
     return nil
   }
 
+  /// Whether `../shared/corpus/<subfolder>` is there (no note: for `.enabled(if:)`).
+  public static func hasCorpus(_ subfolder: String) -> Bool {
+    FileManager.default.fileExists(
+      atPath: packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/\(subfolder)").path)
+  }
+
   /// The files of a folder, sorted by name.
   public static func files(in folder: URL) -> [URL] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []

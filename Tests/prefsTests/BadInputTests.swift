@@ -71,6 +71,14 @@ import Testing
             : "l\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 9).joined(separator: ", ") + "]"
         }.joined(separator: "\n") + "\n"), status: 65, message: ":7:10: aliases expand to more than 1000000 nodes"),
     Case(
+      name: "YAML aliases nested past the depth limit", file: "nested.yaml",
+      bytes: text(
+        (0..<30).map { k in
+          "a\(k): &a\(k) " + String(repeating: "[", count: 500) + (k == 0 ? "1" : "*a\(k - 1)")
+            + String(repeating: "]", count: 500)
+        }.joined(separator: "\n") + "\n"), status: 65,
+      message: ":2:509: nesting deeper than 512 levels (alias *a0 holds 500 levels)"),
+    Case(
       name: "integer past UInt64 in JSON", file: "i.json", bytes: text("[18446744073709551616]"), status: 65,
       message: ":1:2: integer 18446744073709551616 is out of range (64 bits)"),
     Case(

@@ -119,6 +119,47 @@ import Testing
     #expect(try fresh.prefs(["read", "-g", "AppleLocale"]).stdout == "en_GB\n")
   }
 
+  @Test func anExportKeepsItsSourcesMode() throws {
+    let store = try Store()
+    let backup = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: backup) }
+    func mode(_ path: String) throws -> Int? {
+      try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    }
+    #expect(try store.prefs(["write", "com.example.token", "token", "s3cret"]).status == 0)
+    #expect(try store.prefs(["write", "com.example.shared", "a", "1"]).status == 0)
+    #expect(chmod(store.file("com.example.shared").path, 0o640) == 0)
+    // An older backup that was readable to all is narrowed too.
+    let old = backup.appendingPathComponent("com.example.token.yaml").path
+    try Data("old: 1\n".utf8).write(to: URL(fileURLWithPath: old))
+    #expect(chmod(old, 0o644) == 0)
+    #expect(try store.prefs(["export", "--all", "-o", backup.path]).status == 0)
+    #expect(try mode(old) == 0o600)
+    #expect(try mode(backup.appendingPathComponent("com.example.shared.yaml").path) == 0o640)
+    let single = backup.appendingPathComponent("single.json").path
+    #expect(try store.prefs(["export", "com.example.token", "-o", single]).status == 0)
+    #expect(try mode(single) == 0o600)
+  }
+
+  @Test func exportAllRefusesAnOutputNamedLikeAFile() throws {
+    let store = try Store()
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    #expect(try store.prefs(["write", "com.example.app", "a", "1"]).status == 0)
+    let named = try TestSupport.prefs(["export", "--all", "-o", "backup.json"], in: folder, store: store.url)
+    #expect(named.status == 64)
+    #expect(
+      named.stderr.hasPrefix(
+        "prefs: error: --all writes one file per domain into a folder, and 'backup.json' is named like a json file;"))
+    let file = folder.appendingPathComponent("file").path
+    try Data().write(to: URL(fileURLWithPath: file))
+    let onAFile = try store.prefs(["export", "--all", "-o", file])
+    #expect(onAFile.status == 64)
+    #expect(
+      onAFile.stderr.hasPrefix("prefs: error: --all writes one file per domain into a folder; '\(file)' is a file"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["file"])
+  }
+
   @Test(arguments: ["..", ".hidden", "a\u{1}b", ""])
   func domainNamesThatCouldEscapeAreRefused(name: String) throws {
     let store = try Store()
@@ -179,6 +220,21 @@ import Testing
     }
     let exported = try store.prefs(["export", "com.example.app", "--format", "json", "--compact"]).stdout
     #expect(exported == "{" + (0..<8).map { "\"key\($0)\":\($0)" }.joined(separator: ",") + "}\n")
+  }
+
+  @Test func theStoreHoldsNoLockFiles() throws {
+    let store = try Store()
+    // Reads and commands that fail before writing leave nothing in the store.
+    #expect(try store.prefs(["delete", "com.typo"]).status == 66)
+    #expect(try store.prefs(["set", "-", "a", "1"]).status != 0)
+    #expect(try store.prefs(["read", "com.example.app"]).status == 66)
+    let empty = (try? FileManager.default.contentsOfDirectory(atPath: store.url.path)) ?? []
+    #expect(empty == [])
+    // A write leaves the domain file only: the lock is on the file (or the folder).
+    #expect(try store.prefs(["write", "com.example.app", "a", "1"]).status == 0)
+    #expect(try store.prefs(["write", "com.example.app", "b", "2"]).status == 0)
+    #expect(try store.prefs(["delete", "com.example.app", "nope"]).status == 66)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: store.url.path) == ["com.example.app.plist"])
   }
 
   @Test func temporaryFilesOfAKilledWriteAreRemovedByTheNextOne() throws {

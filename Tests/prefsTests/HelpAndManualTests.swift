@@ -155,3 +155,56 @@ import Testing
     #expect(result.stdout == "convert\nbinary binary1 bplist xml xml1 json yaml yml\n--format\ncom.example.app\n")
   }
 }
+
+/// `make demo` writes only into a private folder of its own, and removes it.
+@Suite struct DemoTests {
+  @Test(.enabled(if: TestSupport.executable(named: "make") != nil, "make is not on the PATH"))
+  func theDemoWritesIntoAPrivateFolderAndRemovesIt() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Someone else's link where a fixed demo file name would be.
+    let victim = folder.appendingPathComponent("victim")
+    try Data("keep me\n".utf8).write(to: victim)
+    for name in ["UserSettings.bplist", "UserSettings.plist"] {
+      try FileManager.default.createSymbolicLink(
+        atPath: folder.appendingPathComponent(name).path, withDestinationPath: victim.path)
+    }
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMPDIR"] = folder.path
+    let make = try #require(TestSupport.executable(named: "make"))
+    let result = try TestSupport.run(
+      make,
+      ["-s", "-C", TestSupport.packageRoot.path, "demo-run", "PREFS=\(TestSupport.prefsBinary.path)"],
+      environment: environment)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasSuffix("\nsame\n"), "\(result.stdout)")
+    #expect(result.stdout.contains("-o \(folder.path)/tmp."), "\(result.stdout)")
+    #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me\n")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+        "UserSettings.bplist", "UserSettings.plist", "victim",
+      ])
+    let makefile = try String(
+      contentsOf: TestSupport.packageRoot.appendingPathComponent("Makefile"), encoding: .utf8)
+    #expect(!makefile.contains("/tmp/"))
+  }
+}
+
+/// Tests that need a corpus or a tool skip visibly when it is missing (DESIGN.md,
+/// rule 8): none returns early, and so passes without having run.
+@Suite struct TestHygieneTests {
+  @Test func noTestReturnsEarlyWhenACorpusOrToolIsMissing() throws {
+    let folder = TestSupport.packageRoot.appendingPathComponent("Tests")
+    let checks = ["corpus(", "corpusFiles()", "Python.find()", "TestSupport.python()"]
+    var found: [String] = []
+    let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+    for name in files where name.hasSuffix(".swift") {
+      let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+      where line.contains("else { return }") && checks.contains(where: { line.contains($0) }) {
+        found.append("\(name):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+      }
+    }
+    #expect(found == [], "use .enabled(if:) with a reason, or try #require")
+  }
+}

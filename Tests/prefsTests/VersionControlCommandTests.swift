@@ -1,4 +1,5 @@
 import Foundation
+import PrefsKit
 import PrefsTestSupport
 import Testing
 
@@ -120,8 +121,69 @@ import Testing
   }
 }
 
+/// A temporary git repository with its own configuration, for the tests that need git.
+final class GitRepository {
+  let git: URL
+  let url: URL
+
+  /// Whether git is on the PATH (the tests that need it are skipped without it).
+  static let isAvailable = TestSupport.executable(named: "git") != nil
+
+  init() throws {
+    git = try #require(TestSupport.executable(named: "git"))
+    url = try TestSupport.temporaryFolder()
+    for arguments in [["init", "-q"], ["config", "user.email", "test@example.com"], ["config", "user.name", "Test"]] {
+      let result = try run(arguments)
+      try #require(result.status == 0, "\(result.stderr)")
+    }
+  }
+
+  deinit { try? FileManager.default.removeItem(at: url) }
+
+  /// Runs git in the repository, with no system or user configuration.
+  @discardableResult
+  func run(_ arguments: [String]) throws -> TestSupport.ProcessResult {
+    var environment = ProcessInfo.processInfo.environment
+    environment["GIT_CONFIG_NOSYSTEM"] = "1"
+    environment["HOME"] = url.path
+    return try TestSupport.run(git, ["-C", url.path] + arguments, environment: environment)
+  }
+
+  /// Writes `data` to `name` and commits it.
+  func commit(_ data: Data, as name: String) throws {
+    try data.write(to: url.appendingPathComponent(name))
+    try run(["add", "-A"])
+    let result = try run(["commit", "-q", "-m", "add \(name)"])
+    try #require(result.status == 0, "\(result.stderr)")
+  }
+
+  /// `git status --porcelain --ignored`, which lists hidden and ignored files too.
+  func status() throws -> String { try run(["status", "--porcelain", "--ignored"]).stdout }
+}
+
 /// git integration: textconv output is canonical, and git diff shows it.
 @Suite struct GitIntegrationTests {
+  @Test(.enabled(if: GitRepository.isAvailable, "git is not on the PATH"))
+  func editingFilesInARepositoryLeavesNoLockFiles() throws {
+    let repo = try GitRepository()
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.plist")
+    try repo.commit(try Data(contentsOf: sample), as: "com.apple.dock.plist")
+    func prefs(_ arguments: [String]) throws -> Int32 {
+      try TestSupport.prefs(arguments, in: repo.url, store: store).status
+    }
+    #expect(try prefs(["set", "com.apple.dock.plist", "username", "bob"]) == 0)
+    #expect(try prefs(["write", "./com.apple.dock.plist", "count", "-int", "2"]) == 0)
+    #expect(try prefs(["remove", "com.apple.dock.plist", "count"]) == 0)
+    #expect(try prefs(["write", "new.plist", "a", "-int", "1"]) == 0)
+    // Reads, and commands that fail before writing, make nothing at all.
+    #expect(try prefs(["get", "com.apple.dock.plist", "username"]) == 0)
+    #expect(try prefs(["delete", "./typo.plist"]) == 66)
+    #expect(try prefs(["set", "com.apple.dock.plist", "username.x", "1"]) != 0)
+    #expect(try repo.status() == " M com.apple.dock.plist\n?? new.plist\n")
+  }
+
   @Test func textconvIsCanonicalWhateverTheInputFormat() throws {
     let folder = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -146,6 +208,30 @@ import Testing
         - 2.5
 
         """)
+  }
+
+  @Test(.timeLimit(.minutes(2))) func unifiedDiffOfLargeFilesFitsInLittleMemory() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // 20,000 keys, 1,000 of them changed (about 480 KB each): the old search needed 1.3 GB.
+    var old = PrefDictionary()
+    var new = PrefDictionary()
+    for i in 0..<20_000 {
+      old[String(format: "key%05d", i)] = .string("v\(i)")
+      new[String(format: "key%05d", i)] = .string(i % 20 == 7 ? "w\(i)" : "v\(i)")
+    }
+    let a = folder.appendingPathComponent("a.json")
+    let b = folder.appendingPathComponent("b.json")
+    try Format.json.codec.encode(.dictionary(old)).write(to: a)
+    try Format.json.codec.encode(.dictionary(new)).write(to: b)
+    // At most 400 MB of address space, of which the process itself takes about 100 MB.
+    let result = try TestSupport.run(
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "ulimit -v 400000 && exec \"$0\" diff -u \"$1\" \"$2\"", TestSupport.prefsBinary.path, a.path, b.path])
+    #expect(result.status == 1, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.count(where: { $0.hasPrefix("-key") }) == 1_000)
+    #expect(lines.count(where: { $0.hasPrefix("+key") }) == 1_000)
   }
 
   @Test func unifiedDiffComparesCanonicalYAML() throws {
@@ -174,11 +260,58 @@ import Testing
     #expect(try TestSupport.prefs(["diff", a, a, "-u"]).stdout == "")
   }
 
-  @Test func gitDiffShowsABinaryPlistAsYAML() throws {
-    guard let git = TestSupport.executable(named: "git") else {
-      print("note: git is not on the PATH; skipping the textconv test")
-      return
-    }
+  @Test(.enabled(if: GitRepository.isAvailable, "git is not on the PATH"))
+  func gitDiffAndLogGoOnPastAFileTextconvCannotRead() throws {
+    let repo = try GitRepository()
+    try repo.run(["config", "diff.plist.textconv", "'\(TestSupport.prefsBinary.path)' textconv"])
+    try Data("*.plist diff=plist\n".utf8).write(to: repo.url.appendingPathComponent(".gitattributes"))
+    // A truncated XML plist, a broken binary one, and a good one beside them.
+    try repo.commit(Data("<plist><dict><key>a</key>".utf8), as: "broken.plist")
+    try repo.commit(Data("bplist00".utf8 + [0xD1, 0x01, 0x02, 0xFF]), as: "garbage.plist")
+    let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.plist")
+    try repo.commit(try Data(contentsOf: sample), as: "good.plist")
+    try Data("<plist><dict><key>b</key>".utf8).write(to: repo.url.appendingPathComponent("broken.plist"))
+    try Data("bplist00".utf8 + [0xD1, 0x01, 0x02, 0xFE]).write(to: repo.url.appendingPathComponent("garbage.plist"))
+    #expect(
+      try TestSupport.prefs(["write", repo.url.appendingPathComponent("good.plist").path, "count", "-int", "1"]).status
+        == 0)
+    let diff = try repo.run(["diff", "--no-color"])
+    #expect(diff.status == 0, "\(diff.stderr)")
+    #expect(diff.stdout.contains(" # prefs: error: at byte 12: truncated binary plist"), "\(diff.stdout)")
+    #expect(diff.stdout.contains("-# prefs: error: 1:26: value missing for key 'a'\n"), "\(diff.stdout)")
+    #expect(diff.stdout.contains("\n+<plist><dict><key>b</key>\n"), "\(diff.stdout)")
+    #expect(diff.stdout.contains("-00000000  62 70 6c 69 73 74 30 30  d1 01 02 ff "), "\(diff.stdout)")
+    #expect(diff.stdout.contains("+count: 1\n"), "\(diff.stdout)")
+    try repo.run(["commit", "-q", "-a", "-m", "change"])
+    let log = try repo.run(["log", "-p", "--no-color"])
+    #expect(log.status == 0, "\(log.stderr)")
+    #expect(log.stdout.contains("+# prefs: error: "), "\(log.stdout)")
+  }
+
+  @Test func textconvShowsWhatItCannotReadAndExitsZero() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let missing = folder.appendingPathComponent("missing.plist").path
+    let gone = try TestSupport.prefs(["textconv", missing])
+    #expect(gone.status == 0)
+    #expect(gone.stdout == "# prefs: error: no such file\n")
+    let text = try TestSupport.prefs(["textconv", "-"], input: Data("a: [1\n".utf8))
+    #expect(text.status == 0)
+    #expect(text.stdout.hasPrefix("# prefs: error: 2:1: "))
+    #expect(text.stdout.hasSuffix("\na: [1\n"))
+    let binary = folder.appendingPathComponent("b.plist")
+    try Data("bplist00".utf8 + [0x00, 0x7F]).write(to: binary)
+    let dump = try TestSupport.prefs(["textconv", binary.path])
+    #expect(dump.status == 0)
+    #expect(dump.stdout.hasPrefix("# prefs: error: at byte "))
+    #expect(
+      dump.stdout.hasSuffix(
+        "\n00000000  62 70 6c 69 73 74 30 30  00 7f" + String(repeating: " ", count: 6 * 3 + 1) + " |bplist00..|\n"))
+  }
+
+  @Test(.enabled(if: GitRepository.isAvailable, "git is not on the PATH"))
+  func gitDiffShowsABinaryPlistAsYAML() throws {
+    let git = try #require(TestSupport.executable(named: "git"))
     let repo = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: repo) }
     // A wrapper so that git runs this build of prefs.

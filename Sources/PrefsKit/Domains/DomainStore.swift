@@ -8,6 +8,9 @@ public protocol PreferenceDomain: Sendable {
   var location: String { get }
   /// The domain's contents, or nil when it does not exist.
   func read(options: ReadOptions) throws -> PrefDictionary?
+  /// The permission bits of the file the domain is kept in, which a copy of it (an
+  /// export) keeps; nil when it has no file.
+  var fileMode: mode_t? { get }
   /// Reads the domain under its lock, lets `body` change it (nil: the domain does
   /// not exist / is to be deleted), and writes the result back atomically unless
   /// `dryRun`. A domain that does not parse is refused unless `force`, which first
@@ -19,6 +22,10 @@ public protocol PreferenceDomain: Sendable {
     force: Bool, dryRun: Bool, options: ReadOptions, warnings: Warnings,
     _ body: (inout PrefDictionary?) throws -> Void
   ) throws -> (before: PrefDictionary?, after: PrefDictionary?)
+}
+
+extension PreferenceDomain {
+  public var fileMode: mode_t? { nil }
 }
 
 /// A place that holds named domains: the Linux file store, or CFPreferences on macOS.

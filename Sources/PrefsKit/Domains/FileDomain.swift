@@ -1,8 +1,8 @@
 import Foundation
 
 /// A domain kept in one file: a file of the Linux store, or any preference file
-/// named by path. Writes go through ``AtomicFile`` under a ``FileLock`` kept in a
-/// hidden `.<file name>.lock` beside the file.
+/// named by path. Writes go through ``AtomicFile`` under a ``FileLock`` on the file
+/// (or on its folder while it does not exist yet): no lock file is made.
 public struct FileDomain: PreferenceDomain {
   public let path: String
   public let name: String
@@ -28,11 +28,9 @@ public struct FileDomain: PreferenceDomain {
 
   public var location: String { path }
 
-  /// The lock file: `.<name>.lock` beside the domain file.
-  var lockPath: String {
-    let folder = (path as NSString).deletingLastPathComponent
-    let file = "." + (path as NSString).lastPathComponent + ".lock"
-    return folder.isEmpty ? file : (folder as NSString).appendingPathComponent(file)
+  public var fileMode: mode_t? {
+    var info = stat()
+    return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
   }
 
   public func read(options: ReadOptions = ReadOptions()) throws -> PrefDictionary? {
@@ -90,7 +88,7 @@ public struct FileDomain: PreferenceDomain {
         }
       }
     }
-    let lock = try FileLock(path: lockPath)
+    let lock = try FileLock(file: path)
     defer { withExtendedLifetime(lock) {} }
     if !dryRun { AtomicFile.removeStaleTemporaries(of: path) }
 

@@ -7,8 +7,10 @@ import Foundation
 public enum AtomicFile {
   /// Replaces (or creates, with `newFileMode`) the file at `path` with what `body`
   /// writes. If `body` throws, the temporary file is removed and `path` is untouched.
+  /// The file keeps its mode, narrowed to `modeLimit` (a copy of a private file
+  /// must not stay readable to others because an older copy was).
   public static func write(
-    to path: String, newFileMode: mode_t = 0o644, _ body: (ByteWriter) throws -> Void
+    to path: String, newFileMode: mode_t = 0o644, modeLimit: mode_t = 0o7777, _ body: (ByteWriter) throws -> Void
   ) throws {
     // Devices and descriptors (`-o /dev/stdout`, `/dev/fd/3`) are written in place:
     // renaming over the file behind them would take it away from its reader.
@@ -30,19 +32,30 @@ public enum AtomicFile {
     }
 
     var template = Array("\(folder)/.\((target as NSString).lastPathComponent).XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    // Created and recorded with the stop signals held, so that a signal handler
+    // (``removeTemporariesOnSignals()``) always knows the file.
+    let (fd, slot) = PendingTemporaries.withStopSignalsBlocked {
+      let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      let code = errno
+      let slot =
+        fd >= 0 ? PendingTemporaries.add(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }) : nil
+      errno = code
+      return (fd, slot)
+    }
     guard fd >= 0 else {
       throw PrefsError(.cannotCreate, "cannot create a file in \(folder): \(systemErrorText())", file: path)
     }
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var committed = false
+    // close(2) releases the number even when it fails, and another thread may get it
+    // at once: the descriptor is closed exactly once, whatever happens after.
+    var isOpen = true
     defer {
-      if !committed {
-        close(fd)
-        unlink(temporary)
-      }
+      if isOpen { close(fd) }
+      if !committed { unlink(temporary) }
+      PendingTemporaries.remove(slot)
     }
-    let mode = exists ? existing.st_mode & 0o7777 : newFileMode
+    let mode = (exists ? existing.st_mode & 0o7777 : newFileMode) & modeLimit
     fchmod(fd, mode)
     if exists, existing.st_uid != geteuid() || existing.st_gid != getegid() {
       // Keep the owner, so that `sudo prefs write` does not leave a root-owned file.
@@ -51,6 +64,7 @@ public enum AtomicFile {
 
     try stream(to: fd, named: path, body)
     guard fsync(fd) == 0 else { throw PrefsError(.io, "cannot sync: \(systemErrorText())", file: path) }
+    isOpen = false
     guard close(fd) == 0 else { throw PrefsError(.io, "cannot close: \(systemErrorText())", file: path) }
     guard rename(temporary, target) == 0 else {
       let text = systemErrorText()

@@ -13,6 +13,9 @@ struct Console: Sendable {
     static let cannotCreate: Int32 = 73
     static let ioError: Int32 = 74
     static let temporaryFailure: Int32 = 75
+    /// Standard output's reader went away: what a shell reports for a tool that
+    /// SIGPIPE killed (128 + 13), without dying of the signal.
+    static let brokenPipe: Int32 = 141
   }
 
   /// The status an error maps to.
@@ -27,18 +30,55 @@ struct Console: Sendable {
     }
   }
 
-  func out(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+  /// Thrown when standard output's reader has gone (`prefs … | head`): the command
+  /// stops quietly, as a tool killed by SIGPIPE does, with status ``Status/brokenPipe``.
+  struct BrokenPipe: Error {}
+
+  /// Writes `text` to standard output.
+  func out(_ text: String) throws {
+    var text = text
+    try text.withUTF8 { try Self.writeOut(UnsafeRawBufferPointer($0)) }
   }
 
+  /// Writes `data` to standard output.
   func outData(_ data: Data) throws {
-    let writer = ByteWriter(fileDescriptor: 1)
-    try writer.write(data)
-    try writer.flush()
+    try data.withUnsafeBytes { try Self.writeOut($0) }
+  }
+
+  /// The one way bytes reach standard output. write(2) itself, because Foundation's
+  /// `FileHandle.write` traps on an error (a full disk, a closed descriptor); a failed
+  /// write is an I/O error (74), and a reader that has gone is ``BrokenPipe``.
+  private static func writeOut(_ bytes: UnsafeRawBufferPointer) throws {
+    guard let base = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+      let n = write(1, base + offset, bytes.count - offset)
+      if n < 0 {
+        let code = errno
+        if code == EINTR { continue }
+        if code == EPIPE { throw BrokenPipe() }
+        throw PrefsError(.io, "write failed: \(String(cString: strerror(code)))", file: "<stdout>")
+      }
+      offset += n
+    }
   }
 
   func err(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    Self.writeError(text + "\n")
+  }
+
+  /// Writes to standard error, ignoring failures: there is nowhere left to report them.
+  static func writeError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+        if n < 0, errno == EINTR { continue }
+        if n <= 0 { return }
+        offset += n
+      }
+    }
   }
 
   /// `prefs: error: …` plus hint lines.

@@ -21,10 +21,23 @@ enum Documents {
   static func read(_ path: String, arguments: ParsedArguments, console: Console, mapped: Bool) throws -> (
     PrefValue, Format, TextDocument?
   ) {
+    do {
+      let data = try InputFile.read(path, limit: try arguments.readOptions().maxInputBytes)
+      return try parse(data, from: path, arguments: arguments, console: console, mapped: mapped)
+    } catch let error as PrefsError {
+      throw error.category == .usage ? error : error.inFile(displayName(path))
+    }
+  }
+
+  /// Reads a document from the bytes of `path` (already read), as ``read(_:arguments:console:mapped:)`` does.
+  static func parse(
+    _ data: Data, from path: String, arguments: ParsedArguments, console: Console, mapped: Bool = false
+  ) throws -> (
+    PrefValue, Format, TextDocument?
+  ) {
     let name = displayName(path)
     do {
       let options = try arguments.readOptions()
-      let data = try InputFile.read(path, limit: options.maxInputBytes)
       // Large conversions say what they are doing, on a terminal only.
       let progress = data.count >= ProgressLine.largeInput ? ProgressLine(total: 1) : nil
       progress?.show("reading \(name) (\(ProgressLine.size(data.count)))…")
@@ -65,7 +78,7 @@ enum Documents {
   /// container as YAML.
   static func show(_ value: PrefValue, sortKeys: Bool, console: Console) throws {
     if let raw = ValueText.raw(value) {
-      console.out(raw + "\n")
+      try console.out(raw + "\n")
     } else {
       try console.outData(try Format.yaml.codec.encode(value, options: WriteOptions(sortKeys: sortKeys)))
     }
@@ -92,10 +105,11 @@ enum Documents {
 
   /// Writes `value` to `-o FILE` atomically, or to stdout. Nothing is written when
   /// encoding fails: a file is replaced only after the whole document is written,
-  /// and stdout receives the document only once it is complete.
+  /// and stdout receives the document only once it is complete. With `mode` (the
+  /// source's, for an export), a new file gets it and an existing one is narrowed to it.
   static func write(
     _ value: PrefValue, format: Format, to path: String?, options: WriteOptions, console: Console,
-    showProgress: Bool = false
+    showProgress: Bool = false, mode: mode_t? = nil
   ) throws {
     let warnings = Warnings()
     let name = path.map(displayName) ?? "<stdout>"
@@ -105,7 +119,7 @@ enum Documents {
     defer { progress?.clear() }
     do {
       if let path, path != "-" {
-        try AtomicFile.write(to: path) { writer in
+        try AtomicFile.write(to: path, newFileMode: mode ?? 0o644, modeLimit: mode ?? 0o7777) { writer in
           try format.codec.write(value, to: writer, options: options, warnings: warnings)
         }
       } else {

@@ -22,19 +22,19 @@ final class ProgressLine {
   /// Clears the progress line and says what was done.
   func finish(_ summary: String) {
     guard enabled else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K\(summary)\n".utf8))
+    Console.writeError("\r\u{1B}[K\(summary)\n")
   }
 
   /// Clears the progress line.
   func clear() {
     guard enabled else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    Console.writeError("\r\u{1B}[K")
   }
 
   /// Replaces the progress line with `text`.
   func show(_ text: String) {
     guard enabled else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    Console.writeError("\r\u{1B}[K\(text)")
   }
 
   /// Inputs at least this large show what phase a conversion is in.

@@ -22,9 +22,9 @@ enum Completions {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     switch arguments.positionals[0] {
-    case "bash": console.out(bash())
-    case "zsh": console.out(zsh())
-    case "fish": console.out(fish())
+    case "bash": try console.out(bash())
+    case "zsh": try console.out(zsh())
+    case "fish": try console.out(fish())
     case let other:
       throw ArgumentParser.usageError("unknown shell '\(other)'; choose bash, zsh or fish", spec)
     }

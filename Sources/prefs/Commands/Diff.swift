@@ -35,12 +35,12 @@ enum Diff {
       let oldText = try canonicalYAML(old.excluding(excludes))
       let newText = try canonicalYAML(new.excluding(excludes))
       let text = LineDiff.unified(old: oldText, new: newText, oldName: a, newName: b)
-      console.out(colorize(text, unified: true))
+      try console.out(colorize(text, unified: true))
       return text.isEmpty ? Console.Status.success : Console.Status.different
     }
     let changes = StructuralDiff.changes(from: old, to: new, excluding: excludes)
     let text = changes.map { $0.line + "\n" }.joined()
-    console.out(colorize(text, unified: false))
+    try console.out(colorize(text, unified: false))
     return changes.isEmpty ? Console.Status.success : Console.Status.different
   }
 

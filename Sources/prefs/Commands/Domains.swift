@@ -12,7 +12,7 @@ enum Domains {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let names = try arguments.store().domainNames()
-    if !names.isEmpty { console.out(names.joined(separator: "\n") + "\n") }
+    if !names.isEmpty { try console.out(names.joined(separator: "\n") + "\n") }
     return Console.Status.success
   }
 }

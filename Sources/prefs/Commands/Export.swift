@@ -59,6 +59,17 @@ enum Export {
       guard let folder = arguments.value(Options.output), folder != "-" else {
         throw ArgumentParser.usageError("--all needs -o DIR, the folder to write into", spec)
       }
+      var isFolder: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
+      if exists, !isFolder.boolValue {
+        throw ArgumentParser.usageError("--all writes one file per domain into a folder; '\(folder)' is a file", spec)
+      }
+      // `-o backup.json` is a file name: making a folder of that name would surprise.
+      if !exists, let named = Format.forPath(folder) {
+        throw ArgumentParser.usageError(
+          "--all writes one file per domain into a folder, and '\(folder)' is named like a \(named.name) file;"
+            + " give a folder such as 'backup/', and the format with --format", spec)
+      }
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       let names = try store.domainNames()
       let progress = ProgressLine(total: names.count)
@@ -69,7 +80,7 @@ enum Export {
         let file = (folder as NSString).appendingPathComponent("\(name).\(fileExtension(format))")
         try save(
           PrefValue.dictionary(contents).excluding(excludes), format: format, to: file, options: options,
-          arguments: arguments, console: console)
+          mode: domain.fileMode, arguments: arguments, console: console)
       }
       progress.finish("exported \(names.count) domains to \(folder)")
       return Console.Status.success
@@ -91,21 +102,21 @@ enum Export {
     }
     try save(
       PrefValue.dictionary(contents).excluding(excludes), format: format, to: arguments.value(Options.output),
-      options: options, arguments: arguments, console: console)
+      options: options, mode: domain.fileMode, arguments: arguments, console: console)
     return Console.Status.success
   }
 
   /// Writes an export, or with --update patches the file that is there (which keeps
   /// its format; asking for another is an error).
   static func save(
-    _ value: PrefValue, format: Format, to path: String?, options: WriteOptions, arguments: ParsedArguments,
-    console: Console
+    _ value: PrefValue, format: Format, to path: String?, options: WriteOptions, mode: mode_t?,
+    arguments: ParsedArguments, console: Console
   ) throws {
     guard arguments.has(update), let path, path != "-", FileManager.default.fileExists(atPath: path) else {
       if arguments.has(update), arguments.value(Options.output) == nil || path == "-" {
         throw ArgumentParser.usageError("--update refreshes a file: give it with -o FILE", spec)
       }
-      return try Documents.write(value, format: format, to: path, options: options, console: console)
+      return try Documents.write(value, format: format, to: path, options: options, console: console, mode: mode)
     }
     let existing = FileDomain(path: path)
     if let asked = try arguments.outputFormat(Options.format), let data = FileManager.default.contents(atPath: path),

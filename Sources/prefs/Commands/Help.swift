@@ -12,11 +12,11 @@ enum Help {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     guard let name = arguments.positionals.first else {
-      console.out(overview())
+      try console.out(overview())
       return Console.Status.success
     }
     guard let command = Commands.named(name) else { throw Commands.unknownCommand(name) }
-    console.out(text(for: command))
+    try console.out(text(for: command))
     return Console.Status.success
   }
 

@@ -37,8 +37,8 @@ enum LintCommand {
         let findings = PrefsKit.Lint.check(
           data, file: file, path: path, declared: declared, options: options, schema: schema)
         for finding in findings {
-          console.out("prefs: \(finding.severity.rawValue): \(finding)\n")
-          for hint in finding.hints { console.out("hint: \(hint)\n") }
+          try console.out("prefs: \(finding.severity.rawValue): \(finding)\n")
+          for hint in finding.hints { try console.out("hint: \(hint)\n") }
         }
         if findings.contains(where: { $0.severity == .error }) { status = max(status, Console.Status.different) }
       } catch let error as PrefsError {

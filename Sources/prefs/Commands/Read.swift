@@ -49,7 +49,7 @@ enum ReadType {
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    console.out("Type is \(try Read.lookUp(arguments).kind.defaultsName)\n")
+    try console.out("Type is \(try Read.lookUp(arguments).kind.defaultsName)\n")
     return Console.Status.success
   }
 }

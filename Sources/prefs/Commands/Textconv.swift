@@ -1,3 +1,4 @@
+import Foundation
 import PrefsKit
 
 /// `prefs textconv FILE`: canonical YAML for `git diff`.
@@ -8,18 +9,72 @@ enum Textconv {
     discussion: """
       With 'git config diff.plist.textconv "prefs textconv"' and '*.plist diff=plist' \
       in .gitattributes, git diff shows binary plists as readable YAML. The same \
-      value always gives the same bytes.
+      value always gives the same bytes. A file that cannot be read or does not \
+      parse is shown as '# prefs: error: …' followed by its text, or a hex dump \
+      when it is not text, and textconv still exits 0, so git diff goes on.
       """,
     arguments: [ArgumentSpec(name: "FILE", help: "The file, or - for standard input.")],
     options: [Options.exclude, Options.from, Options.yamlVersion],
     examples: [("prefs textconv com.example.app.plist", "Show a binary plist as canonical YAML.")],
     run: run)
 
+  /// Never fails on the file: git stops the whole `git diff` or `git log -p` when a
+  /// textconv command does. A file that cannot be read or does not parse is shown as
+  /// `# prefs: error: …`, then its text, or a hex dump when it is not text; exit 0.
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    let (value, _) = try Documents.read(arguments.positionals[0], arguments: arguments, console: console)
-    try Documents.write(
-      value.excluding(arguments.excludes()), format: .yaml, to: nil, options: WriteOptions(sortKeys: true),
-      console: console)
+    let path = arguments.positionals[0]
+    let limit = try arguments.readOptions().maxInputBytes
+    let output: Data
+    var data: Data?
+    do {
+      data = try InputFile.read(path, limit: limit)
+      let (value, _, _) = try Documents.parse(data!, from: path, arguments: arguments, console: console)
+      let warnings = Warnings()
+      output = try Format.yaml.codec.encode(
+        value.excluding(arguments.excludes()), options: WriteOptions(sortKeys: true), warnings: warnings)
+      console.report(warnings, file: displayName(path))
+    } catch let error as PrefsError where error.category != .usage {
+      // Without the file name: git hands over temporary copies, and the two sides
+      // of a diff should differ only where the files do.
+      var unnamed = error
+      unnamed.file = nil
+      var shown = Data("# prefs: error: \(unnamed)\n".utf8)
+      if let data { shown.append(asText(data) ?? hexDump(data)) }
+      output = shown
+    }
+    try console.outData(output)
     return Console.Status.success
+  }
+
+  /// `data` when it is UTF-8 text without NUL bytes, ending in a line break.
+  static func asText(_ data: Data) -> Data? {
+    guard !data.contains(0), String(validating: data, as: UTF8.self) != nil else { return nil }
+    return data.isEmpty || data.last == 0x0A ? data : data + [0x0A]
+  }
+
+  /// `data` as `hexdump -C` shows it: offset, 16 bytes in hex, the printable ones.
+  static func hexDump(_ data: Data) -> Data {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(data.count * 5)
+    let bytes = [UInt8](data)
+    for start in stride(from: 0, to: bytes.count, by: 16) {
+      let row = bytes[start..<min(start + 16, bytes.count)]
+      for shift in stride(from: 28, through: 0, by: -4) { out.append(digits[(start >> shift) & 0xF]) }
+      out.append(contentsOf: [0x20, 0x20])
+      for i in 0..<16 {
+        if i == 8 { out.append(0x20) }
+        if start + i < bytes.count {
+          let byte = bytes[start + i]
+          out.append(contentsOf: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)], 0x20])
+        } else {
+          out.append(contentsOf: [0x20, 0x20, 0x20])
+        }
+      }
+      out.append(contentsOf: Array(" |".utf8))
+      out.append(contentsOf: row.map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: ".") })
+      out.append(contentsOf: Array("|\n".utf8))
+    }
+    return Data(out)
   }
 }

@@ -36,7 +36,8 @@ struct BinaryPlistReader {
   private var state: [Int] = []
   private static let notRead = -1
   private static let reading = -2
-  /// Containers already read, with the depth of nesting below them, so that an
+  /// Containers already read, with their height (levels of containers, their own
+  /// included) and size, so that an
   /// object referenced many times is read once (hostile files share subtrees to
   /// blow up the work otherwise).
   private var finished: [(value: PrefValue, height: Int, size: Int)] = []
@@ -473,7 +474,10 @@ struct BinaryPlistReader {
       throw PrefsError.badInput("\(what) count \(n) is too large", offset: position)
     }
     try require(refBytes.partialValue, at: start, for: "this \(what)'s references")
-    var height = 0
+    // A container's height counts itself, so an empty one is 1, as deep as one of
+    // scalars: the fresh check above and the cached one in `object` are one rule,
+    // `depth + height <= maxDepth`, whichever order shared objects are met in.
+    var height = 1
     var size = 1
     expandedSize += 1
     func ref(_ i: Int) -> (index: Int, at: Int) {

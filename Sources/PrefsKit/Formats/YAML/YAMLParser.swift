@@ -25,6 +25,9 @@ struct YAMLParser {
     var node: Node
     /// How many nodes the anchored node holds, counted against the alias limit.
     var count: Int
+    /// How many levels of collections it holds (0 for a scalar), counted against the
+    /// depth limit wherever an alias repeats it.
+    var height: Int
   }
 
   private struct Frame {
@@ -34,6 +37,8 @@ struct YAMLParser {
     var start: YAMLMark
     var anchor: String?
     var count = 1
+    /// Levels of collections in this one, itself included.
+    var height = 1
     var items: [PrefValue] = []
     var dict = PrefDictionary()
     var merges: [PrefDictionary] = []
@@ -42,6 +47,12 @@ struct YAMLParser {
     var droppedKeys: Set<String> = []
     /// `!json`/`!plist`: the collection stands for the data it encodes to.
     var embedded: EmbeddedData.Kind? = nil
+
+    /// Whether the next node is the value of a merge key (`<<`).
+    var isMergeValuePending: Bool {
+      if case .merge? = key { return true }
+      return false
+    }
   }
 
   private enum PendingKey {
@@ -122,6 +133,7 @@ struct YAMLParser {
       let at = mark(event)
       var done: Node
       var count = 1
+      var height = 0
       var isMergeKey = false
       switch event.pointee.type {
       case YAML_SCALAR_EVENT:
@@ -129,7 +141,7 @@ struct YAMLParser {
         let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
         (done, isMergeKey) = try scalar(event, at: at, keyPosition: keyPosition)
         if let anchor = event.pointee.data.scalar.anchor {
-          anchors[string(anchor)] = Anchored(node: done, count: 1)
+          anchors[string(anchor)] = Anchored(node: done, count: 1, height: 0)
         }
         if let map {
           let s = event.pointee.data.scalar
@@ -147,8 +159,16 @@ struct YAMLParser {
             "aliases expand to more than \(options.maxAliasExpansion) nodes; refusing (an alias bomb?)"
           )
         }
+        // An alias repeats its whole node here: its levels nest below the open ones,
+        // except a merged (`<<`) mapping's own level, whose entries join the open one.
+        let merging = !stack.isEmpty && stack[stack.count - 1].isMergeValuePending
+        guard stack.count + anchored.height - (merging ? 1 : 0) <= options.maxDepth else {
+          throw at.error(
+            "nesting deeper than \(options.maxDepth) levels (alias *\(name) holds \(anchored.height) levels)")
+        }
         done = anchored.node
         count = anchored.count
+        height = anchored.height
         if let map {
           let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
           record(event, in: map, keyPosition: keyPosition, node: done, isMergeKey: false, flags: .alias)
@@ -184,6 +204,7 @@ struct YAMLParser {
       case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
         let frame = stack.removeLast()
         count = frame.count
+        height = frame.height
         if frame.isMapping {
           done = .value(.dictionary(frame.merges.isEmpty ? frame.dict : merged(frame)))
         } else {
@@ -196,7 +217,7 @@ struct YAMLParser {
             throw frame.start.error("\(kind.yamlTag) value cannot be encoded: \(error.message)")
           }
         }
-        if let anchor = frame.anchor { anchors[anchor] = Anchored(node: done, count: count) }
+        if let anchor = frame.anchor { anchors[anchor] = Anchored(node: done, count: count, height: height) }
         if let map {
           // A flow collection ends at its bracket; a block one at its last value
           // (libyaml's end mark lies past the comments and blank lines after it).
@@ -210,15 +231,19 @@ struct YAMLParser {
         throw at.error("unexpected YAML event")
       }
       if stack.isEmpty { return (done, at) }
-      try add(done, count: count, isMergeKey: isMergeKey, at: at, to: &stack[stack.count - 1])
+      try add(done, count: count, height: height, isMergeKey: isMergeKey, at: at, to: &stack[stack.count - 1])
     }
   }
 
   /// Adds a finished node to the collection being built.
-  private func add(_ node: Node, count: Int, isMergeKey: Bool, at: YAMLMark, to frame: inout Frame)
-    throws
-  {
+  private func add(
+    _ node: Node, count: Int, height: Int, isMergeKey: Bool, at: YAMLMark, to frame: inout Frame
+  ) throws {
     frame.count = frame.count.addingSaturating(count)
+    // A merged (`<<`) mapping's entries join this one instead of nesting in it, so
+    // it adds its own height, not one more (for a sequence of mappings, one level
+    // more than it keeps: a bound that errs on the safe side).
+    frame.height = max(frame.height, frame.isMergeValuePending ? height : height + 1)
     guard frame.isMapping else {
       switch node {
       case .value(let value): frame.items.append(value)
