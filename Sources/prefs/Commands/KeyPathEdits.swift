@@ -39,8 +39,9 @@ enum SetValue {
     name: "set",
     summary: "Set the value at a key path, keeping the file's format and key order.",
     discussion: """
-      The file is rewritten atomically in the format it has. Without --type the \
-      value is a string; an index equal to an array's length appends.
+      The file keeps its format, and only the bytes of the value change: comments, \
+      order and layout stay. Without --type the value is a string; an index equal \
+      to an array's length appends.
       """,
     arguments: [fileArgument, keyPathArgument, ArgumentSpec(name: "VALUE", help: "The new value.")],
     options: [Options.type, createParents, Options.force, Options.defaultsDir],
