@@ -283,4 +283,10 @@ import Testing
     #expect(document.position(of: PrefKeyPath([.key("tags"), .index(1)])) == .lineColumn(line: 11, column: 5))
     #expect(document.position(of: PrefKeyPath([.key("missing")])) == nil)
   }
+
+  @Test func aFileWithoutAFinalLineBreakKeepsThatShape() throws {
+    #expect(try patch("a: 1\nb: 2", .yaml, set("c", .integer(3))) == "a: 1\nb: 2\nc: 3")
+    #expect(try patch("a: 1\nb: 2", .yaml, remove("b")) == "a: 1")
+    #expect(try patch("{\n  \"a\": 1\n}", .json, set("b", .integer(2))) == "{\n  \"a\": 1,\n  \"b\": 2\n}")
+  }
 }

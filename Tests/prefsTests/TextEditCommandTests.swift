@@ -146,4 +146,65 @@ import Testing
     let status = try run(["status", "--porcelain"])
     #expect(status.stdout == " M recipe.yaml\n", "nothing else appears in the repository")
   }
+
+  @Test func aUTF16PlistStaysUTF16InItsKeyOrder() throws {
+    let folder = try TestFolder()
+    let text = """
+      <?xml version="1.0" encoding="UTF-16"?>
+      <plist version="1.0">
+      <dict>
+      \t<key>zeta</key>
+      \t<string>Zürich</string>
+      \t<key>alpha</key>
+      \t<integer>1</integer>
+      </dict>
+      </plist>
+
+      """
+    var data = Data([0xFE, 0xFF])
+    for unit in text.utf16 { withUnsafeBytes(of: unit.bigEndian) { data.append(contentsOf: $0) } }
+    try data.write(to: folder.url.appendingPathComponent("u.plist"))
+    let result = try TestSupport.prefs(["set", folder.path("u.plist"), "alpha", "2", "--type", "integer"])
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    let written = try Data(contentsOf: folder.url.appendingPathComponent("u.plist"))
+    #expect(written.starts(with: [0xFE, 0xFF]))
+    #expect(
+      String(data: written, encoding: .utf16BigEndian)?.drop { $0 == "\u{FEFF}" }
+        == Substring(
+          text.replacingOccurrences(of: "<integer>1</integer>", with: "<integer>2</integer>")))
+  }
+
+  /// Real files through the command line: adding a key and removing it again gives back
+  /// the very bytes; changing a value changes one line, and changing it back restores them.
+  @Test(.enabled(if: TestSupport.corpus("autopkg") != nil, "the corpus at ../shared/corpus is absent"))
+  func corpusRecipesEditedThroughTheCommandLine() throws {
+    let corpus = try #require(TestSupport.corpus("autopkg"))
+    let folder = try TestFolder()
+    var edited = 0
+    for url in TestSupport.files(in: corpus.appendingPathComponent("pairs")) {
+      let original = try Data(contentsOf: url)
+      let file = folder.path(url.lastPathComponent)
+      try original.write(to: URL(fileURLWithPath: file))
+      // A few recipes are not valid as written (see the corpus's SOURCES.md).
+      let readable = try TestSupport.prefs(["convert", file, "--to", "json"])
+      guard readable.status == 0, readable.stdout.hasPrefix("{") else { continue }
+      #expect(try TestSupport.prefs(["set", file, "PrefsTestKey", "added"]).status == 0)
+      #expect(try TestSupport.prefs(["remove", file, "PrefsTestKey"]).status == 0)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == original, "\(url.lastPathComponent): add and remove")
+      let identifier = try TestSupport.prefs(["get", file, "Identifier"])
+      guard identifier.status == 0 else { continue }
+      let old = String(identifier.stdout.dropLast())
+      #expect(try TestSupport.prefs(["set", file, "Identifier", old + ".edited"]).status == 0)
+      let oldLines = String(decoding: original, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+      let newLines = try String(contentsOfFile: file, encoding: .utf8).split(
+        separator: "\n", omittingEmptySubsequences: false)
+      #expect(oldLines.count == newLines.count, "\(url.lastPathComponent)")
+      #expect(zip(oldLines, newLines).filter { $0 != $1 }.count == 1, "\(url.lastPathComponent): one line changes")
+      #expect(try TestSupport.prefs(["set", file, "Identifier", old]).status == 0)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == original, "\(url.lastPathComponent): set back")
+      edited += 1
+    }
+    #expect(edited >= 40)
+  }
 }

@@ -241,7 +241,16 @@ struct TextPatcher {
     for child in removed {
       let b = all[child]!
       if byLines {
-        add(b.lines!, [])
+        var lines = b.lines!
+        // The last line of a file that ends without a line break takes the break before it.
+        if lines.upperBound == text.count, text.last != 0x0A, text.last != 0x0D, lines.lowerBound > 0 {
+          lines =
+            (lines.lowerBound - 1
+              - (text[lines.lowerBound - 1] == 0x0A && lines.lowerBound > 1
+                && text[lines.lowerBound - 2] == 0x0D ? 1 : 0))
+            ..<lines.upperBound
+        }
+        add(lines, [])
       } else if let position = children.firstIndex(of: child), position + 1 < children.count {
         add(b.start..<all[children[position + 1]]!.start, [])
       } else {
@@ -301,7 +310,10 @@ struct TextPatcher {
         let b = all[after]!
         if byLines {
           position = b.lineAfter!
-          if position == text.count, text.last != 0x0A, text.last != 0x0D { out = layout.lineEnd + out }
+          if position == text.count, text.last != 0x0A, text.last != 0x0D {
+            // After a last line without a line break: the break goes before, none after.
+            out = layout.lineEnd + out.dropLast(layout.lineEnd.count)
+          }
         } else {
           // After the value: the separator written before the new entry keeps the old one.
           position = b.valueEnd
