@@ -37,17 +37,6 @@ import Testing
     return found
   }
 
-  /// A small deterministic generator (SplitMix64), so that a failure names its seed.
-  struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
 
   enum Edit: CaseIterable { case setScalar, changeType, remove, addKey, append }
 
@@ -87,7 +76,7 @@ import Testing
 
   /// One seeded edit of `value`: the new value and the path of the node it touches
   /// (for an insertion, the container).
-  static func edit(_ value: PrefValue, _ kind: Edit, using rng: inout Seeded) throws -> (PrefValue, [String])? {
+  static func edit(_ value: PrefValue, _ kind: Edit, using rng: inout SeededGenerator) throws -> (PrefValue, [String])? {
     let all = nodes(value)
     func pick(_ matching: (PrefValue) -> Bool) -> (path: [String], value: PrefValue)? {
       let candidates = all.filter { matching($0.value) }
@@ -143,7 +132,7 @@ import Testing
     for (fileIndex, document) in documents.enumerated() {
       let mapped = try #require(try TextDocument(document.data, format: document.format))
       for (k, kind) in Edit.allCases.enumerated() {
-        var rng = Seeded(state: UInt64(fileIndex * 16 + k))
+        var rng = SeededGenerator(state: UInt64(fileIndex * 16 + k))
         guard let (expected, touched) = try Self.edit(mapped.value, kind, using: &rng) else { continue }
         edits += 1
         let patch = try mapped.patched(to: expected)

@@ -1,4 +1,5 @@
 import Foundation
+import PrefsTestSupport
 import Testing
 
 @testable import PrefsKit
@@ -44,7 +45,7 @@ import Testing
   }
 
   @Test func scriptsAreShortestAndTurnOneTextIntoTheOther() {
-    var generator = PlistCodecTests.SeededGenerator(state: 11)
+    var generator = SeededGenerator(state: 11)
     for round in 0..<2_000 {
       let alphabet = ["a", "b", "c", "d"].prefix(Int.random(in: 1...4, using: &generator))
       let a = (0..<Int.random(in: 0...14, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }

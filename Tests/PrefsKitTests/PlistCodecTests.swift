@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import PrefsTestSupport
 import Testing
 
 @testable import PrefsKit
@@ -844,17 +845,6 @@ import Testing
 
   // MARK: Differential: generated values
 
-  /// SplitMix64: a seeded generator, so a failing value can be made again from its seed.
-  struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
 
   /// Texts that stress the writers: XML's special characters, `\r`, non-ASCII in and
   /// out of the BMP, combining marks, look-alikes of other types.

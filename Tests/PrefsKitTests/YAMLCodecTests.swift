@@ -1,4 +1,5 @@
 import Foundation
+import PrefsTestSupport
 import Testing
 
 @testable import PrefsKit
@@ -365,7 +366,7 @@ extension YAMLCodecTests {
     /// Root entries of every kind, with what is hard for the joins: blocks with and
     /// without a final break, long keys written as `? key`, empty collections, tags.
     static func generatedRoot(seed: UInt64) -> PrefDictionary {
-      var g = PlistCodecTests.SeededGenerator(state: seed)
+      var g = SeededGenerator(state: seed)
       var root = PrefDictionary()
       let extras: [PrefValue] = [
         .string("block\nend\n"), .string("block\nno end"), .string("kept\n\n"), .string("\nx"), .array([]),

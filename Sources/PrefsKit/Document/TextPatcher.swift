@@ -244,11 +244,9 @@ struct TextPatcher {
         var lines = b.lines!
         // The last line of a file that ends without a line break takes the break before it.
         if lines.upperBound == text.count, text.last != 0x0A, text.last != 0x0D, lines.lowerBound > 0 {
-          lines =
-            (lines.lowerBound - 1
-              - (text[lines.lowerBound - 1] == 0x0A && lines.lowerBound > 1
-                && text[lines.lowerBound - 2] == 0x0D ? 1 : 0))
-            ..<lines.upperBound
+          var start = lines.lowerBound - 1
+          if text[start] == 0x0A, start > 0, text[start - 1] == 0x0D { start -= 1 }
+          lines = start..<lines.upperBound
         }
         add(lines, [])
       } else if let position = children.firstIndex(of: child), position + 1 < children.count {
