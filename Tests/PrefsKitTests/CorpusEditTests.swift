@@ -37,7 +37,6 @@ import Testing
     return found
   }
 
-
   enum Edit: CaseIterable { case setScalar, changeType, remove, addKey, append }
 
   /// Every node of a value with its path, the root first.
@@ -76,7 +75,8 @@ import Testing
 
   /// One seeded edit of `value`: the new value and the path of the node it touches
   /// (for an insertion, the container).
-  static func edit(_ value: PrefValue, _ kind: Edit, using rng: inout SeededGenerator) throws -> (PrefValue, [String])? {
+  static func edit(_ value: PrefValue, _ kind: Edit, using rng: inout SeededGenerator) throws -> (PrefValue, [String])?
+  {
     let all = nodes(value)
     func pick(_ matching: (PrefValue) -> Bool) -> (path: [String], value: PrefValue)? {
       let candidates = all.filter { matching($0.value) }

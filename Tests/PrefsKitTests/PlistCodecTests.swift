@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import PrefsTestSupport
+import Synchronization
 import Testing
 
 @testable import PrefsKit
@@ -844,7 +844,6 @@ import Testing
   }
 
   // MARK: Differential: generated values
-
 
   /// Texts that stress the writers: XML's special characters, `\r`, non-ASCII in and
   /// out of the BMP, combining marks, look-alikes of other types.
