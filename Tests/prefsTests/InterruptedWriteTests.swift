@@ -59,7 +59,7 @@ import Testing
     var environment = ["PATH=/usr/bin:/bin"]
     if let store { environment.append("PREFS_DEFAULTS_DIR=\(store.path)") }
     let envp = environment.map { strdup($0) } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
+    defer { for pointer in argv + envp { free(pointer) } }
     var pid = pid_t()
     let spawned = posix_spawn(&pid, TestSupport.prefsBinary.path, &actions, &attributes, argv, envp)
     try #require(spawned == 0, "posix_spawn failed: \(spawned)")
