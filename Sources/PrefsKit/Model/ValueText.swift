@@ -76,6 +76,48 @@ public enum ValueText {
     }
   }
 
+  /// Reads `text` given without a type (no `--type`, no `-int`), for a key that holds
+  /// `existing` (nil: a new key). A value that would change the key's type silently
+  /// (the string `"false"` where an app reads a bool) is never stored:
+  /// - an existing scalar keeps its type when the text reads as that type (`false`
+  ///   for a bool, `3` for a real), and is refused otherwise, naming the type words;
+  /// - an existing array or dictionary is refused: it takes a type;
+  /// - a new key is a string, as `defaults write` stores it, with a warning when the
+  ///   text reads as a bool, number or date, naming the word that stores that.
+  /// Returns the value and that warning.
+  public static func parseUntyped(_ text: String, existing: PrefValue?) throws -> (PrefValue, warning: String?) {
+    guard let existing else {
+      for (type, word) in [(TypeName.integer, "-int"), (.real, "-float"), (.bool, "-bool"), (.date, "-date")] {
+        if let value = try? parse(text, as: type) {
+          return (
+            .string(text),
+            "stored '\(text)' as a string; \(word) \(text) stores it as \(value.kind.article) \(value.kind.rawValue)"
+          )
+        }
+      }
+      return (.string(text), nil)
+    }
+    let kind = existing.kind
+    let type: TypeName? =
+      switch kind {
+      case .string: .string
+      case .integer: .integer
+      case .real: .real
+      case .bool: .bool
+      case .date: .date
+      default: nil
+      }
+    if let type, let value = try? parse(text, as: type) { return (value, nil) }
+    let word = type.map { "-\($0 == .integer ? "int" : $0 == .real ? "float" : $0.rawValue)" }
+    throw PrefsError(
+      .badInput,
+      "'\(text)' is not \(kind.article) \(kind.rawValue), and the key holds \(kind.article) \(kind.rawValue)",
+      hints: [
+        "give the type to change it on purpose (-string \(text), --type string)"
+          + (word.map { "; or write \(kind.article) \(kind.rawValue) (\($0) …)" } ?? "")
+      ])
+  }
+
   /// Bytes from hex text; white space and `<` `>` are ignored, as `defaults` does.
   public static func hexDecoded(_ text: String) -> Data? {
     let digits = text.filter { !$0.isWhitespace && $0 != "<" && $0 != ">" }
