@@ -7,7 +7,7 @@ enum Import {
     "merge", long: ["merge"], help: "Add the input's keys to the domain instead of replacing the domain.")
   static let dryRun = OptionSpec(
     "dry-run", long: ["dry-run"], short: ["n"],
-    help: "Change nothing; print what the import would change, as prefs diff does.")
+    help: "Change nothing; print what the import would change, as prefs diff does (exit 1 when it would).")
   static let all = OptionSpec(
     "all", long: ["all"], help: "Import every file in the folder IN, each into the domain its file name gives.")
 
@@ -22,7 +22,10 @@ enum Import {
       unless --force. With --schema, a value of the wrong type is coerced by the \
       documented rules (each coercion is reported on standard error) and nothing \
       is imported when a value would still be discarded by the app; --strict \
-      refuses every value of the wrong type instead (exit 65).
+      refuses every value of the wrong type instead (exit 65). A key whose value \
+      changes type (8080 to "8080") is reported on standard error. --dry-run exits \
+      1 when the import would change something, 0 when not, as diff does; with \
+      --all, each domain's lines follow a '# DOMAIN' line.
       """,
     arguments: [
       ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
@@ -50,24 +53,32 @@ enum Import {
       let folder = arguments.positionals[0]
       let files = try backupFiles(in: folder)
       let progress = ProgressLine(total: files.count)
+      var changed = false
       for (name, file) in files {
         progress.step(name)
-        try importFile(file, into: try store.domain(named: name), arguments: arguments, console: console)
+        changed =
+          try importFile(
+            file, into: try store.domain(named: name), arguments: arguments, console: console, label: name)
+          || changed
       }
       progress.finish("imported \(files.count) domains from \(folder)")
-      return Console.Status.success
+      return arguments.has(dryRun) && changed ? Console.Status.different : Console.Status.success
     }
     let domain = try resolveDomain(arguments.positionals[0], in: store)
-    try importFile(
+    let changed = try importFile(
       arguments.positionals.count > 1 ? arguments.positionals[1] : "-", into: domain, arguments: arguments,
       console: console)
-    return Console.Status.success
+    return arguments.has(dryRun) && changed ? Console.Status.different : Console.Status.success
   }
 
   /// Reads `file` and stores it in `domain` by the rules of --merge and --exclude.
+  /// Returns whether the domain changes (or with --dry-run, would). `label` heads the
+  /// dry run's lines when several domains are imported.
+  @discardableResult
   static func importFile(
-    _ file: String, into domain: any PreferenceDomain, arguments: ParsedArguments, console: Console
-  ) throws {
+    _ file: String, into domain: any PreferenceDomain, arguments: ParsedArguments, console: Console,
+    label: String? = nil
+  ) throws -> Bool {
     if file == "-", isatty(0) == 1 {
       // Without IN, a bare `prefs import d` would otherwise just wait.
       console.err("prefs: reading the domain from standard input; end it with Ctrl-D")
@@ -102,11 +113,18 @@ enum Import {
         contents = PrefValue.dictionary(incoming).merging(old.onlyMatching(excludes)).dictionaryValue
       }
     }
+    let changes = StructuralDiff.changes(
+      from: .dictionary(before ?? PrefDictionary()), to: .dictionary(after ?? PrefDictionary()))
     if dryRun {
-      let changes = StructuralDiff.changes(
-        from: .dictionary(before ?? PrefDictionary()), to: .dictionary(after ?? PrefDictionary()))
+      if let label, !changes.isEmpty { try console.out("# \(label)\n") }
       try console.out(Diff.colorize(changes.map { $0.line + "\n" }.joined(), unified: false))
+    } else {
+      // A hand-edited file turns 8080 into "8080" without a word: say it.
+      for change in changes where change.changesType {
+        console.err("prefs: warning: \(domain.name): type changed: \(change.line)")
+      }
     }
+    return !changes.isEmpty || (before == nil) != (after == nil)
   }
 
   /// `input` with the schema's coercions, each reported; refuses (exit 65, nothing

@@ -1,0 +1,48 @@
+import Foundation
+import PrefsTestSupport
+import Testing
+
+/// `prefs import`: what it says about the changes it makes.
+@Suite struct ImportCommandTests {
+  @Test func aChangeOfTypeIsReported() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    #expect(try TestSupport.prefs(["write", "com.example.app", "port", "-int", "8080"], store: store).status == 0)
+    #expect(try TestSupport.prefs(["write", "com.example.app", "private", "-bool", "true"], store: store).status == 0)
+    let result = try TestSupport.prefs(
+      ["import", "com.example.app", "--merge"], input: Data("port: '8080'\nprivate: true\nnew: 1\n".utf8),
+      store: store)
+    #expect(result.status == 0)
+    #expect(
+      result.stderr == "prefs: warning: com.example.app: type changed: ~ port: 8080 (integer) -> \"8080\" (string)\n")
+  }
+
+  @Test func aDryRunExits1WhenItWouldChangeSomething() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    #expect(try TestSupport.prefs(["write", "com.example.app", "port", "-int", "8080"], store: store).status == 0)
+    let same = try TestSupport.prefs(
+      ["import", "com.example.app", "--dry-run"], input: Data("port: 8080\n".utf8), store: store)
+    #expect(same.status == 0)
+    #expect(same.stdout == "")
+    let different = try TestSupport.prefs(
+      ["import", "com.example.app", "--dry-run"], input: Data("port: 8081\n".utf8), store: store)
+    #expect(different.status == 1)
+    #expect(different.stdout == "~ port: 8080 -> 8081\n")
+  }
+
+  @Test func aDryRunOfAllLabelsEachDomain() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    #expect(try TestSupport.prefs(["write", "com.a", "k", "1"], store: store).status == 0)
+    try FileManager.default.createDirectory(
+      at: folder.url.appendingPathComponent("backup"), withIntermediateDirectories: true)
+    try folder.write("backup/com.a.yaml", "k: '2'\n")
+    try folder.write("backup/com.b.yaml", "x: true\n")
+    try folder.write("backup/com.c.yaml", "y: 1\n")
+    #expect(try TestSupport.prefs(["import", "com.c", folder.path("backup/com.c.yaml")], store: store).status == 0)
+    let result = try TestSupport.prefs(["import", "--all", folder.path("backup"), "--dry-run"], store: store)
+    #expect(result.status == 1)
+    #expect(result.stdout == "# com.a\n~ k: \"1\" -> \"2\"\n# com.b\n+ x: true\n")
+  }
+}
