@@ -171,7 +171,7 @@ public struct TextDocument: Sendable {
   }
 
   /// Whether `bytes` read as `expected`, as far as the format can hold it (an XML
-  /// plist rounds a date to the second, as its writer does).
+  /// plist holds a date to the second, as its writer writes it).
   private func readsBack(_ data: Data, as expected: PrefValue) throws -> Bool {
     guard let read = try? format.codec.read(data, options: options, warnings: Warnings()) else { return false }
     if read == expected { return true }

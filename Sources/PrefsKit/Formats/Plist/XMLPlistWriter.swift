@@ -7,9 +7,10 @@ import Foundation
 /// Where it differs from Foundation's own writer, on purpose:
 /// - `-0.0` keeps its sign (Foundation writes `0.0`), and reals use the shortest
 ///   digits that read back exactly (`0.1`, not `0.10000000000000001`).
-/// - A date with a fraction of a second is rounded to the nearest second (halves
-///   away from zero) with a warning naming its key path; Foundation drops the
-///   fraction silently, and its XML reader refuses dates with one.
+/// - A date with a fraction of a second loses the fraction, as Foundation's and
+///   plistlib's writers drop it (`21:01:07.535` gives `21:01:07`), but with a warning
+///   naming its key path; Foundation drops it silently, and its XML reader refuses
+///   dates with one.
 /// - `\r` is written `&#13;` so that XML parsers do not turn it into `\n`.
 /// - Characters XML 1.0 cannot hold (most C0 controls, U+FFFE, U+FFFF) are refused
 ///   with the key path; Foundation writes them raw, which other XML readers reject.
@@ -251,7 +252,8 @@ struct XMLPlistWriter {
       throw PrefsError(
         .badInput, "date at \(plistPath(path)) is not finite; XML plists cannot hold it")
     }
-    let whole = t.rounded(.toNearestOrAwayFromZero)
+    // The fraction goes, as Foundation and plistlib drop it: the second as written.
+    let whole = t.rounded(.down)
     // Years 0001 to 9999: what Foundation's XML reader takes.
     guard whole >= -63_113_904_000, whole < 252_423_993_600 else {
       throw PrefsError(
@@ -262,7 +264,7 @@ struct XMLPlistWriter {
       let text = TextForms.date(Date(timeIntervalSinceReferenceDate: whole))
       warnings.add(
         "date at \(plistPath(path)) has a fraction of a second (\(TextForms.date(date))) that XML plists cannot hold;"
-          + " rounded to the nearest second: \(text)")
+          + " written without it: \(text)")
     }
     try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
       guard TextForms.writeWholeSecondDate(Int64(whole), into: buffer) else {
