@@ -253,31 +253,72 @@ import Testing
     #expect(try TestSupport.prefs(["read", file, "ringtone"]).stdout == "Waves\n")
   }
 
-  @Test func aBadEditReopensWithTheErrorOnTop() throws {
+  @Test func aBadEditReopensWithTheErrorOnTopNamingTheLinesAsShown() throws {
     let store = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: store) }
     _ = try TestSupport.prefs(["write", "com.example.app", "a", "-int", "1"], store: store)
-    let seen = store.appendingPathComponent("seen.yaml").path
+    let seen = store.appendingPathComponent("seen").path
+    // Round 1 breaks a flow sequence; round 2 saves it still broken, one line lower;
+    // round 3 fixes it.
     let script = """
-      if [ $N = 1 ]; then echo 'b: [1,' >> "$1"; else cp "$1" '\(seen)'; echo 'a: "2"' > "$1"; fi
+      case $N in
+      1) printf 'b:\\n  c: [1,\\n  d: 2\\ne: 3\\n' >> "$1" ;;
+      2) cp "$1" '\(seen)1'; sed -i 's/^a: 1$/a: 1\\nz: 0/' "$1" ;;
+      *) cp "$1" '\(seen)2'; echo 'a: "2"' > "$1" ;;
+      esac
       """
     let result = try edit("com.example.app", store: store, script: script)
     #expect(result.status == 0, "\(result.stderr)")
-    let reopened = try String(contentsOfFile: seen, encoding: .utf8)
-    #expect(reopened.hasPrefix("# prefs: error: 3:1: "))
-    #expect(reopened.hasSuffix("\na: 1\nb: [1,\n"), "\(reopened)")
+    for (round, line) in [("1", 7), ("2", 8)] {
+      let reopened = try String(contentsOfFile: seen + round, encoding: .utf8)
+      let lines = reopened.split(separator: "\n", omittingEmptySubsequences: false)
+      // The error and the line it mentions are numbered as in the re-opened file.
+      #expect(
+        lines[0] == "# prefs: error: \(line):2: did not find expected ',' or ']' "
+          + "(while parsing a flow sequence at line \(line - 2), column 6)", "\(reopened)")
+      #expect(lines[1] == "# Fix the mistake and save, or empty the file to abort.")
+      #expect(lines[line - 3] == "  c: [1,", "\(reopened)")
+      #expect(lines[line - 1] == "e: 3", "\(reopened)")
+    }
     #expect(try TestSupport.prefs(["read-type", "com.example.app", "a"], store: store).stdout == "Type is string\n")
   }
 
-  @Test func anEmptyFileAbortsAndChangesNothing() throws {
+  @Test func anEmptyFileAbortsWithStatus1AndChangesNothing() throws {
     let store = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: store) }
     _ = try TestSupport.prefs(["write", "com.example.app", "a", "1"], store: store)
     let before = try Data(contentsOf: store.appendingPathComponent("com.example.app.plist"))
-    let result = try edit("com.example.app", store: store, script: ": > \"$1\"")
+    // Emptied, or only comments left (the error note, say): both abort, as git commit does.
+    for script in [": > \"$1\"", "printf '# note\\n\\n' > \"$1\""] {
+      let result = try edit("com.example.app", store: store, script: script)
+      #expect(result.status == 1)
+      #expect(result.stderr == "prefs: edit aborted: the file is empty; nothing was changed\n")
+      #expect(try Data(contentsOf: store.appendingPathComponent("com.example.app.plist")) == before)
+    }
+  }
+
+  @Test func anUnchangedFileWritesNothingAndSucceeds() throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    // A missing domain stays missing; an existing one keeps its bytes, even when
+    // only comments and spacing changed.
+    for script in [":", "sed -i '1i # a comment' \"$1\"; echo >> \"$1\""] {
+      let result = try edit("com.example.new", store: store, script: script)
+      #expect(result.status == 0)
+      #expect(result.stderr == "prefs: no changes; nothing was written\n")
+      #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("com.example.new.plist").path))
+    }
+    _ = try TestSupport.prefs(["write", "com.example.app", "a", "1"], store: store)
+    let file = store.appendingPathComponent("com.example.app.plist")
+    try Data(
+      "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict><key>a</key><string>1</string></dict></plist>\n".utf8
+    )
+    .write(to: file)
+    let before = try Data(contentsOf: file)
+    let result = try edit("com.example.app", store: store, script: "sed -i '1i # a comment' \"$1\"")
     #expect(result.status == 0)
-    #expect(result.stderr == "prefs: edit aborted: the file is empty; nothing was changed\n")
-    #expect(try Data(contentsOf: store.appendingPathComponent("com.example.app.plist")) == before)
+    #expect(result.stderr == "prefs: no changes; nothing was written\n")
+    #expect(try Data(contentsOf: file) == before)
   }
 
   @Test func aConcurrentChangeIsNeverOverwritten() throws {
@@ -297,6 +338,7 @@ import Testing
     let kept = result.stderr.split(separator: "your edit is kept in ").dropFirst().first?.split(separator: "\n").first
     defer { if let kept { try? FileManager.default.removeItem(atPath: String(kept)) } }
     let folder = try #require(kept.map(String.init))
+    #expect(!folder.contains("//"), "\(folder)")
     let files = try FileManager.default.contentsOfDirectory(atPath: folder)
     #expect(files.count == 1)
     #expect(try String(contentsOfFile: "\(folder)/\(files[0])", encoding: .utf8) == "a: 2\n")
