@@ -377,6 +377,31 @@ import Testing
     #expect(!(try TestSupport.prefs(["diff", a, b], environment: ["NO_COLOR": ""]).stdout.contains("\u{1B}[")))
   }
 
+  @Test func colourFollowsTERMAndNO_COLORAndTheColorOption() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let a = folder.appendingPathComponent("a.json").path
+    let b = folder.appendingPathComponent("b.json").path
+    try Data(#"{"a": 1}"#.utf8).write(to: URL(fileURLWithPath: a))
+    try Data(#"{"a": 2}"#.utf8).write(to: URL(fileURLWithPath: b))
+    let red = "\u{1B}[33m~ a: 1 -> 2\u{1B}[0m"
+    guard let dumb = try onTerminal(["diff", a, b], environment: ["TERM": "dumb"]) else { return }
+    #expect(dumb.contains("~ a: 1 -> 2") && !dumb.contains("\u{1B}["), "\(dumb)")
+    #expect(
+      try onTerminal(["diff", "--color=never", a, b], environment: ["TERM": "xterm"])?.contains("\u{1B}[") == false)
+    #expect(try onTerminal(["diff", a, b, "--color", "auto"], environment: ["TERM": "xterm"])?.contains(red) == true)
+    // always: also in a pipe, and over NO_COLOR, which only sets the default; before the command too.
+    for arguments in [["diff", a, b, "--color=always"], ["--color", "always", "diff", a, b]] {
+      let piped = try TestSupport.prefs(arguments, environment: ["NO_COLOR": "1", "TERM": "dumb"])
+      #expect(piped.status == 1)
+      #expect(piped.stdout == red + "\n", "\(piped)")
+    }
+    let bad = try TestSupport.prefs(["diff", a, b, "--color=sometimes"])
+    #expect(bad.status == 64)
+    #expect(
+      bad.stderr.hasPrefix("prefs: error: unknown colour choice 'sometimes'\nhint: choices: auto, always, never\n"))
+  }
+
   @Test func bulkExportShowsProgressOnATerminalOnly() throws {
     let store = try TestSupport.temporaryFolder()
     let backup = try TestSupport.temporaryFolder()

@@ -67,6 +67,9 @@ struct CommandSpec: Sendable {
   let examples: [(String, String)]
   let run: @Sendable (ParsedArguments, Console) throws -> Int32
 
+  /// The options the command takes: its own, then the global ones.
+  var accepted: [OptionSpec] { options + Options.global }
+
   /// The USAGE line: `prefs convert IN [-o OUT] [--to FMT]`.
   var usage: String {
     var parts = ["prefs", name]

@@ -21,6 +21,11 @@ enum Options {
   static let compact = OptionSpec("compact", long: ["compact"], help: "One-line JSON.")
   static let dropNulls = OptionSpec(
     "drop-nulls", long: ["drop-nulls"], help: "Leave YAML/JSON nulls out, with a warning, instead of failing.")
+  static let color = OptionSpec(
+    "color", long: ["color"], value: "WHEN",
+    help: "Colour output: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never.")
+  /// Options every command takes, also before the command's name.
+  static let global = [color]
   static let yamlVersion = OptionSpec(
     "yaml-version", long: ["yaml-version"], value: "VERSION",
     help: "Resolve plain YAML scalars as YAML 1.2 (default) or 1.1 (yes/no are booleans, 0755 is octal).")

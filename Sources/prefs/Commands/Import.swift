@@ -102,7 +102,7 @@ enum Import {
     if dryRun {
       let changes = StructuralDiff.changes(
         from: .dictionary(before ?? PrefDictionary()), to: .dictionary(after ?? PrefDictionary()))
-      console.out(Diff.colorize(changes.map { $0.line + "\n" }.joined(), unified: false))
+      console.out(Diff.colorize(changes.map { $0.line + "\n" }.joined(), unified: false, console))
     }
   }
 
