@@ -12,7 +12,8 @@ func runPrefs(_ commandLine: [String], console: Console) -> Int32 {
     let (globals, arguments) = try ArgumentParser.leadingGlobalOptions(commandLine)
     if let color = globals.value(Options.color) { console.color = try ColorChoice.named(color) }
     guard let first = arguments.first else {
-      console.out(Help.overview())
+      // A usage error: the overview goes where errors go.
+      console.err(String(Help.overview().dropLast()))
       return Console.Status.usage
     }
     switch first {
