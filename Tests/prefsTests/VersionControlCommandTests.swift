@@ -115,7 +115,7 @@ import Testing
     try folder.write("s.json", #"{"a": {"b": 1}}"#)
     let get = try TestSupport.prefs(["get", folder.path("s.json"), "a.c"])
     #expect(get.status == 66)
-    #expect(get.stderr == "prefs: error: \(folder.path("s.json")): no key 'c' in a\n")
+    #expect(get.stderr == "prefs: error: \(folder.path("s.json")): no key 'c' in a\nhint: did you mean 'a.b'?\n")
     let set = try TestSupport.prefs(["set", folder.path("s.json"), "x.y", "1"])
     #expect(set.status == 66)
     #expect(set.stderr.contains("hint: -p creates missing dictionaries on the way"))

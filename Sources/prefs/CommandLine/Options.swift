@@ -78,7 +78,9 @@ extension Options {
     help: "The domain store's folder (default: $PREFS_DEFAULTS_DIR, else where UserDefaults keeps domains).")
   static let exclude = OptionSpec(
     "exclude", long: ["exclude"], value: "KEY-GLOB", repeatable: true,
-    help: "Leave out key paths matching KEY-GLOB (a shell pattern such as 'SULast*'); repeatable.")
+    help:
+      "Leave out key paths matching KEY-GLOB, a shell pattern matched against the path as typed "
+      + "('SULast*', 'com.apple.*'); repeatable.")
   static let format = OptionSpec(
     "format", long: ["format"], short: ["f"], value: "FMT",
     help: "Output format: \(Format.namesList(writableOnly: true)) (default: yaml).")

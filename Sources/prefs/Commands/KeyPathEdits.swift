@@ -2,7 +2,10 @@ import PrefsKit
 
 /// The key path argument shared by `get`, `set` and `remove`.
 private let keyPathArgument = ArgumentSpec(
-  name: "KEYPATH", help: "Keys and array indexes joined by dots (a.b.0.c); \\. is a literal dot.")
+  name: "KEYPATH",
+  help:
+    "Keys and array indexes joined by dots (a.b.0.c, items.-1); a key with dots that exists is found "
+    + "(com.apple.x); \\. is a literal dot.")
 private let fileArgument = ArgumentSpec(name: "FILE", help: "A preference file (or a domain name).")
 
 /// `prefs get FILE KEYPATH`.

@@ -1,0 +1,112 @@
+import Foundation
+import PrefsTestSupport
+import Testing
+
+/// Key paths in `get`, `set`, `remove` and `--exclude`: keys with dots, as macOS
+/// domains are full of, and array indexes.
+@Suite struct KeyPathCommandTests {
+  /// A store holding a global domain with a key that has dots, and a file.
+  final class Fixture {
+    let url: URL
+    var store: URL { url.appendingPathComponent("store") }
+    init() throws {
+      url = try TestSupport.temporaryFolder()
+      _ = try prefs(["write", "-g", "com.apple.swipescrolldirection", "-bool", "true"])
+      _ = try prefs(["write", "-g", "AppleLocale", "en_US"])
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func prefs(_ arguments: [String]) throws -> TestSupport.ProcessResult {
+      try TestSupport.prefs(arguments, store: store)
+    }
+    func global() throws -> String { try prefs(["export", "-g", "--format", "json", "--compact"]).stdout }
+  }
+
+  @Test func aKeyPathFindsAnExistingKeyWithDots() throws {
+    let fixture = try Fixture()
+    let get = try fixture.prefs(["get", "-g", "com.apple.swipescrolldirection"])
+    #expect(get.status == 0, "\(get.stderr)")
+    #expect(try fixture.prefs(["read-type", "-g", "com.apple.swipescrolldirection"]).stdout == "Type is boolean\n")
+    // set changes that key, with or without -p, and never creates com: {apple: …} beside it.
+    for extra in [[], ["-p"]] {
+      let set = try fixture.prefs(["set", "-g", "com.apple.swipescrolldirection", "false", "-t", "bool"] + extra)
+      #expect(set.status == 0, "\(set.stderr)")
+      #expect(try fixture.global() == #"{"AppleLocale":"en_US","com.apple.swipescrolldirection":false}"# + "\n")
+    }
+    #expect(try fixture.prefs(["remove", "-g", "com.apple.swipescrolldirection"]).status == 0)
+    #expect(try fixture.global() == #"{"AppleLocale":"en_US"}"# + "\n")
+  }
+
+  @Test func aNewKeyWithDotsIsNeverNestedBesideDottedKeys() throws {
+    let fixture = try Fixture()
+    let before = try fixture.global()
+    for extra in [[], ["-p"]] {
+      let set = try fixture.prefs(["set", "-g", "com.apple.newkey", "1"] + extra)
+      #expect(set.status == 66)
+      #expect(
+        set.stderr == """
+          prefs: error: NSGlobalDomain: no key 'com' or 'com.apple.newkey' in the top level
+          hint: 'com' is not a dictionary here, but keys such as 'com.apple.swipescrolldirection' are: \
+          write 'com\\.apple\\.newkey' to set the key 'com.apple.newkey'
+
+          """, "\(set.stderr)")
+    }
+    #expect(try fixture.global() == before)
+    #expect(try fixture.prefs(["set", "-g", #"com\.apple\.newkey"#, "1"]).status == 0)
+    #expect(try fixture.prefs(["get", "-g", "com.apple.newkey"]).stdout == "1\n")
+  }
+
+  @Test func missingKeysSuggestTheNearestKeyAndTheEscape() throws {
+    let fixture = try Fixture()
+    let typo = try fixture.prefs(["get", "-g", "com.apple.swipescrolldirectoin"])
+    #expect(typo.status == 66)
+    #expect(
+      typo.stderr == """
+        prefs: error: -g: no key 'com' or 'com.apple.swipescrolldirectoin' in the top level
+        hint: did you mean 'com\\.apple\\.swipescrolldirection'?
+        hint: a key with dots in its name is written with \\. ('com\\.apple\\.swipescrolldirectoin')
+
+        """)
+    let short = try fixture.prefs(["get", "-g", "AppleLocal"])
+    #expect(
+      short.stderr == "prefs: error: -g: no key 'AppleLocal' in the top level\nhint: did you mean 'AppleLocale'?\n")
+  }
+
+  @Test func excludePatternsMatchKeyPathsAsTyped() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("g.json")
+    try Data(
+      #"{"com.apple.a": 1, "com.apple.b": {"x": 2}, "com": {"apple": {"c": 3}}, "window": {"w": 4}, "keep": 5}"#.utf8
+    ).write(to: file)
+    for pattern in ["com.apple.*", #"com\.apple\.*"#] {
+      let result = try TestSupport.prefs(["export", file.path, "--format", "json", "--compact", "--exclude", pattern])
+      #expect(result.stdout == #"{"com":{"apple":{}},"keep":5,"window":{"w":4}}"# + "\n", "\(pattern)")
+    }
+    let window = try TestSupport.prefs(["export", file.path, "--format", "json", "--compact", "--exclude", "window.*"])
+    #expect(window.stdout.contains(#""window":{}"#))
+  }
+
+  @Test func indexErrorsReadAlikeInGetSetAndRemove() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("s.json").path
+    try Data(#"{"items": ["a", "b", "c"]}"#.utf8).write(to: URL(fileURLWithPath: file))
+    let range = "(it has 3 items: 0 to 2, or -3 to -1)"
+    for command in [["get", file, "items.7"], ["set", file, "items.7", "x"], ["remove", file, "items.7"]] {
+      let result = try TestSupport.prefs(command)
+      #expect(result.status == 66, "\(command)")
+      #expect(result.stderr == "prefs: error: \(file): no index 7 in items \(range)\n", "\(command)")
+    }
+    for command in [["get", file, "items.x"], ["set", file, "items.x", "x"], ["remove", file, "items.x"]] {
+      let result = try TestSupport.prefs(command)
+      #expect(result.status == 66, "\(command)")
+      #expect(result.stderr == "prefs: error: \(file): 'x' is not an index of items, an array \(range)\n")
+    }
+    // Negative indexes count from the end.
+    #expect(try TestSupport.prefs(["get", file, "items.-1"]).stdout == "c\n")
+    #expect(try TestSupport.prefs(["set", file, "items.-3", "A"]).status == 0)
+    #expect(try TestSupport.prefs(["remove", file, "items.-2"]).status == 0)
+    #expect(
+      try TestSupport.prefs(["convert", file, "--to", "json", "--compact"]).stdout == #"{"items":["A","c"]}"# + "\n")
+  }
+}
