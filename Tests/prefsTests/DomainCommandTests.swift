@@ -57,7 +57,7 @@ import Testing
     let store = try Store()
     let domain = try store.prefs(["read", "com.example.none"])
     #expect(domain.status == 66)
-    #expect(domain.stderr.hasPrefix("prefs: error: com.example.none: no such domain\n"))
+    #expect(domain.stderr.hasPrefix("prefs: error: com.example.none: no such domain (there is no "))
     #expect(try store.prefs(["write", "com.example.app", "a", "1"]).status == 0)
     let key = try store.prefs(["read", "com.example.app", "b"])
     #expect(key.status == 66)

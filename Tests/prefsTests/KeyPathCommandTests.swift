@@ -110,3 +110,64 @@ import Testing
       try TestSupport.prefs(["convert", file, "--to", "json", "--compact"]).stdout == #"{"items":["A","c"]}"# + "\n")
   }
 }
+
+/// What a file-first command (`get`, `set`, `remove`, `diff`, `lint`) takes its first
+/// argument for, and what it says when the domain or file is not there.
+@Suite struct FileOrDomainArgumentTests {
+  @Test func aMistypedDomainNamesTheFileLookedForAndTheNearestDomain() throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    _ = try TestSupport.prefs(["write", "com.acme.server", "port", "-int", "80"], store: store)
+    for command in [["read", "com.acme.srever"], ["get", "com.acme.srever", "port"]] {
+      let result = try TestSupport.prefs(command, store: store)
+      #expect(result.status == 66)
+      #expect(
+        result.stderr == """
+          prefs: error: com.acme.srever: no such domain (there is no \(store.path)/com.acme.srever.plist)
+          hint: did you mean 'com.acme.server'?
+          hint: 'prefs domains' lists the domains there are
+
+          """, "\(command)")
+    }
+    let key = try TestSupport.prefs(["get", "com.acme.server", "prot"], store: store)
+    #expect(key.status == 66)
+    #expect(key.stderr == "prefs: error: com.acme.server: no key 'prot' in the top level\nhint: did you mean 'port'?\n")
+  }
+
+  @Test(arguments: ["App.entitlements", "x.mobileconfig", "project.pbxproj", "Settings"])
+  func aBareNameThatIsAFileHereIsAFile(name: String) throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = folder.appendingPathComponent("store")
+    let plist = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict><key>k</key><string>v</string></dict></plist>
+
+      """
+    try Data(plist.utf8).write(to: folder.appendingPathComponent(name))
+    try Data(plist.utf8).write(to: folder.appendingPathComponent("other.plist"))
+    func run(_ arguments: [String]) throws -> TestSupport.ProcessResult {
+      try TestSupport.prefs(arguments, in: folder, store: store)
+    }
+    #expect(try run(["get", name, "k"]).stdout == "v\n")
+    #expect(try run(["lint", name]).status == 0)
+    #expect(try run(["diff", name, "other.plist"]).status == 0)
+    #expect(try run(["set", name, "k", "w"]).status == 0)
+    #expect(try run(["get", name, "k"]).stdout == "w\n")
+    #expect(try run(["diff", name, "other.plist"]).stdout == "~ k: \"w\" -> \"v\"\n")
+    #expect(try run(["remove", name, "k"]).status == 0)
+    // Nothing went to the store.
+    #expect(!FileManager.default.fileExists(atPath: store.path))
+  }
+
+  @Test func jsonInAPlistFileGetsAHintToReadItAsJSON() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("j.plist").path
+    try Data(#"{"a": 1}"#.utf8).write(to: URL(fileURLWithPath: file))
+    let result = try TestSupport.prefs(["get", file, "a"])
+    #expect(result.status == 65)
+    #expect(result.stderr.hasSuffix("\nhint: the file holds JSON, not a property list: read it with --from json\n"))
+    #expect(try TestSupport.prefs(["get", file, "a", "--from", "json"]).stdout == "1\n")
+  }
+}

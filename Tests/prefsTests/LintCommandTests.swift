@@ -97,7 +97,7 @@ import Testing
         + "on Linux the app reads true (fallback); on macOS it reads true\n")
     let missing = try TestSupport.prefs(["lint", "com.example.none"], store: store)
     #expect(missing.status == 66)
-    #expect(missing.stderr.hasPrefix("prefs: error: com.example.none: no such domain\n"))
+    #expect(missing.stderr.hasPrefix("prefs: error: com.example.none: no such domain (there is no "))
   }
 
   @Test func severalInputsAreAllReportedAndTheWorstStatusWins() throws {

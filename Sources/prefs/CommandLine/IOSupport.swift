@@ -3,9 +3,34 @@ import PrefsKit
 
 /// Reading and writing documents for the commands: the input and output rules of
 /// DESIGN.md section 7 in one place.
-/// The error for a domain that does not exist.
-func missingDomain(_ domain: any PreferenceDomain) -> PrefsError {
-  PrefsError(.noInput, "no such domain", file: domain.name, hints: ["'prefs domains' lists the domains there are"])
+/// The error for a domain that does not exist: the file looked for, and the
+/// nearest domain of `store` when the name looks mistyped.
+func missingDomain(_ domain: any PreferenceDomain, in store: any DomainStore) -> PrefsError {
+  // A file named by path is its own location.
+  if domain.location == domain.name { return PrefsError(.noInput, "no such file", file: domain.name) }
+  var hints: [String] = []
+  if let names = try? store.domainNames(), let guess = Suggestions.closest(to: domain.name, among: names) {
+    hints.append("did you mean '\(guess)'?")
+  }
+  hints.append("'prefs domains' lists the domains there are")
+  return PrefsError(.noInput, "no such domain (there is no \(domain.location))", file: domain.name, hints: hints)
+}
+
+/// Whether an argument of the commands that take a file first (`get`, `set`,
+/// `remove`, `diff`, `lint`) names a file rather than a domain: `-`, a path (a `/`
+/// or a format's extension), or, as for `convert`, a bare name that exists as a
+/// file in the current folder (`project.pbxproj`, `App.entitlements`).
+func namesFile(_ argument: String) -> Bool {
+  if argument == "-" || DomainName.isPath(argument) { return true }
+  var info = stat()
+  return argument != "-g" && stat(argument, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
+}
+
+extension ParsedArguments {
+  /// The domain an argument of a file-first command names (see ``namesFile(_:)``).
+  func fileOrDomain(_ argument: String) throws -> any PreferenceDomain {
+    namesFile(argument) ? FileDomain(path: argument) : try store().domain(named: argument)
+  }
 }
 
 enum Documents {
@@ -37,11 +62,11 @@ enum Documents {
   static func readFileOrDomain(_ argument: String, arguments: ParsedArguments, console: Console) throws
     -> PrefValue
   {
-    if argument == "-" || DomainName.isPath(argument) {
-      return try read(argument, arguments: arguments, console: console).0
-    }
+    if namesFile(argument) { return try read(argument, arguments: arguments, console: console).0 }
     let domain = try arguments.store().domain(named: argument)
-    guard let contents = try domain.read(options: try arguments.readOptions()) else { throw missingDomain(domain) }
+    guard let contents = try domain.read(options: try arguments.readOptions()) else {
+      throw missingDomain(domain, in: arguments.store())
+    }
     return .dictionary(contents)
   }
 

@@ -74,7 +74,7 @@ enum Export {
     let domain = try resolveDomain(argument, in: store)
     let effective = arguments.has(Options.effective)
     guard var contents = try domain.read(options: ReadOptions()) ?? (effective ? PrefDictionary() : nil) else {
-      throw missingDomain(domain)
+      throw missingDomain(domain, in: arguments.store())
     }
     if let schema {
       for finding in schema.check(contents) {

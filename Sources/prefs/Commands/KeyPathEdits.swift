@@ -83,9 +83,9 @@ enum RemoveValue {
 
 /// Changes the domain or file of `arguments`' first argument under its lock.
 private func editFile(_ arguments: ParsedArguments, _ change: (PrefValue) throws -> PrefValue) throws {
-  let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
+  let domain = try arguments.fileOrDomain(arguments.positionals[0])
   try domain.modify(force: arguments.has(Options.force), dryRun: false, options: ReadOptions()) { contents in
-    guard let current = contents else { throw missingDomain(domain) }
+    guard let current = contents else { throw missingDomain(domain, in: arguments.store()) }
     do {
       contents = try change(.dictionary(current)).dictionaryValue
     } catch let error as PrefsError {

@@ -25,7 +25,9 @@ enum Read {
   /// The domain (or its KEY) named by the arguments; missing ones exit 66.
   static func lookUp(_ arguments: ParsedArguments) throws -> PrefValue {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
-    guard let contents = try domain.read(options: ReadOptions()) else { throw missingDomain(domain) }
+    guard let contents = try domain.read(options: ReadOptions()) else {
+      throw missingDomain(domain, in: arguments.store())
+    }
     guard arguments.positionals.count > 1 else { return .dictionary(contents) }
     let key = arguments.positionals[1]
     guard let value = contents[key] else {
