@@ -100,6 +100,18 @@ import Testing
     #expect(missing.stderr.hasPrefix("prefs: error: com.example.none: no such domain (there is no "))
   }
 
+  @Test func lintWithoutAnInputIsAUsageError() throws {
+    let result = try TestSupport.prefs(["lint", "--schema", "user-settings"])
+    #expect(result.status == 64)
+    #expect(result.stdout == "")
+    #expect(result.stderr.hasPrefix("prefs: error: missing argument FILE\nUsage: prefs lint FILE... "))
+    // write's values stay optional: -array alone writes an empty array.
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    #expect(try TestSupport.prefs(["write", "d", "k", "-array"], store: store).status == 0)
+    #expect(try TestSupport.prefs(["read-type", "d", "k"], store: store).stdout == "Type is array\n")
+  }
+
   @Test func severalInputsAreAllReportedAndTheWorstStatusWins() throws {
     let folder = try Folder()
     let good = try folder.write("good.json", #"{"ringtone": "Waves"}"#)

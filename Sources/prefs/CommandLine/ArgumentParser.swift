@@ -77,7 +77,8 @@ enum ArgumentParser {
     if result.values["help"] != nil { return result }
 
     // Arity.
-    let required = command.arguments.filter { !$0.optional && !$0.variadic }.count
+    // A variadic argument that is not optional takes at least one.
+    let required = command.arguments.filter { !$0.optional }.count
     let variadic = command.arguments.contains { $0.variadic }
     if result.positionals.count < required {
       let missing = command.arguments.filter { !$0.optional }[result.positionals.count]

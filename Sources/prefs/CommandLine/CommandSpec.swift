@@ -50,7 +50,7 @@ struct ArgumentSpec: Sendable {
   let name: String
   let help: String
   var optional = false
-  /// Takes every remaining argument.
+  /// Takes every remaining argument (at least one unless `optional`).
   var variadic = false
 }
 
