@@ -66,6 +66,29 @@ import Testing
     #expect(try store.prefs(["export", "com.example.none"]).status == 66)
   }
 
+  @Test func dashIsStandardInputWhereverAnInputIsRead() throws {
+    let store = try Store()
+    let json = #"{"port": 8080, "ok": true}"#
+    #expect(try store.prefs(["read", "-", "port"], input: json).stdout == "8080\n")
+    #expect(try store.prefs(["read-type", "-", "ok"], input: json).stdout == "Type is boolean\n")
+    #expect(
+      try store.prefs(["export", "-", "--format", "json", "--compact"], input: json).stdout
+        == #"{"ok":true,"port":8080}"# + "\n")
+    #expect(try store.prefs(["textconv", "-"], input: json).stdout == "ok: true\nport: 8080\n")
+    // set and remove on - are filters: standard input, changed, to standard output in its format.
+    #expect(
+      try store.prefs(["set", "-", "port", "1", "-t", "integer"], input: json).stdout
+        == "{\n  \"port\": 1,\n  \"ok\": true\n}\n")
+    #expect(try store.prefs(["remove", "-", "ok"], input: "port: 1\nok: true\n").stdout == "port: 1\n")
+    // Commands that change a domain in place refuse it, and nothing lands in the store.
+    for command in [["write", "-", "a", "1"], ["delete", "-"], ["rename", "-", "a", "b"], ["import", "-"]] {
+      let result = try store.prefs(command, input: json)
+      #expect(result.status == 64, "\(command)")
+      #expect(result.stderr.hasPrefix("prefs: error: '-' is standard input, which this command cannot change\n"))
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: store.url.path) == [])
+  }
+
   @Test func deleteAndRename() throws {
     let store = try Store()
     _ = try store.prefs(["import", "com.example.app"], input: #"{"a": 1, "b": 2, "c": 3}"#)

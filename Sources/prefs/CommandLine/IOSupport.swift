@@ -70,6 +70,25 @@ enum Documents {
     return .dictionary(contents)
   }
 
+  /// The contents of the domain or file an input argument names (`-` is standard
+  /// input, which must hold a dictionary), and the name messages give it; nil
+  /// contents when the domain does not exist.
+  static func readDomain(_ argument: String, arguments: ParsedArguments, console: Console) throws -> (
+    contents: PrefDictionary?, name: String
+  ) {
+    if argument == "-" {
+      let (value, _) = try read("-", arguments: arguments, console: console)
+      guard case .dictionary(let contents) = value else {
+        throw PrefsError(
+          .badInput, "a domain is a dictionary, not \(value.kind.article) \(value.kind.rawValue)",
+          file: displayName("-"))
+      }
+      return (contents, displayName("-"))
+    }
+    let domain = try resolveDomain(argument, in: arguments.store())
+    return (try domain.read(options: ReadOptions()), domain.name)
+  }
+
   /// Prints a value as `read` and `get` do: a scalar raw, as `defaults read` does, a
   /// container as YAML.
   static func show(_ value: PrefValue, sortKeys: Bool, console: Console) throws {

@@ -71,14 +71,14 @@ enum Export {
     guard let argument = arguments.positionals.first else {
       throw ArgumentParser.usageError("missing argument DOMAIN", spec)
     }
-    let domain = try resolveDomain(argument, in: store)
+    let (found, name) = try Documents.readDomain(argument, arguments: arguments, console: console)
     let effective = arguments.has(Options.effective)
-    guard var contents = try domain.read(options: ReadOptions()) ?? (effective ? PrefDictionary() : nil) else {
-      throw missingDomain(domain, in: arguments.store())
+    guard var contents = found ?? (effective ? PrefDictionary() : nil) else {
+      throw missingDomain(try resolveDomain(argument, in: store), in: store)
     }
     if let schema {
       for finding in schema.check(contents) {
-        console.err("prefs: \(finding.isError ? "error" : "warning"): \(domain.name): \(finding)")
+        console.err("prefs: \(finding.isError ? "error" : "warning"): \(name): \(finding)")
       }
       if effective { contents = schema.effective(contents) }
     }

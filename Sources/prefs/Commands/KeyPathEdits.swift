@@ -6,7 +6,9 @@ private let keyPathArgument = ArgumentSpec(
   help:
     "Keys and array indexes joined by dots (a.b.0.c, items.-1); a key with dots that exists is found "
     + "(com.apple.x); \\. is a literal dot.")
-private let fileArgument = ArgumentSpec(name: "FILE", help: "A preference file (or a domain name).")
+private let fileArgument = ArgumentSpec(
+  name: "FILE",
+  help: "A preference file (or a domain name); - is standard input (set and remove then write to standard output).")
 
 /// `prefs get FILE KEYPATH`.
 enum GetValue {
@@ -57,7 +59,7 @@ enum SetValue {
     let type = try arguments.value(Options.type).map(Options.typeName)
     let value = try ValueText.parse(arguments.positionals[2], as: type ?? .string)
     let path = PrefKeyPath.parse(arguments.positionals[1])
-    try editFile(arguments) { root in
+    try editFile(arguments, console) { root in
       try root.setting(value, at: path, createMissing: arguments.has(createParents))
     }
     return Console.Status.success
@@ -76,13 +78,28 @@ enum RemoveValue {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let path = PrefKeyPath.parse(arguments.positionals[1])
-    try editFile(arguments) { root in try root.removing(at: path) }
+    try editFile(arguments, console) { root in try root.removing(at: path) }
     return Console.Status.success
   }
 }
 
-/// Changes the domain or file of `arguments`' first argument under its lock.
-private func editFile(_ arguments: ParsedArguments, _ change: (PrefValue) throws -> PrefValue) throws {
+/// Changes the domain or file of `arguments`' first argument under its lock; `-`
+/// reads standard input and writes the result to standard output, in its format.
+private func editFile(
+  _ arguments: ParsedArguments, _ console: Console, _ change: (PrefValue) throws -> PrefValue
+) throws {
+  if arguments.positionals[0] == "-" {
+    let (value, format) = try Documents.read("-", arguments: arguments, console: console)
+    let changed: PrefValue
+    do {
+      changed = try change(value)
+    } catch let error as PrefsError {
+      throw error.inFile(displayName("-"))
+    }
+    try Documents.write(
+      changed, format: format.isWritable ? format : .xml, to: nil, options: WriteOptions(), console: console)
+    return
+  }
   let domain = try arguments.fileOrDomain(arguments.positionals[0])
   try domain.modify(force: arguments.has(Options.force), dryRun: false, options: ReadOptions()) { contents in
     guard let current = contents else { throw missingDomain(domain, in: arguments.store()) }
