@@ -171,3 +171,38 @@ import Testing
     #expect(try TestSupport.prefs(["get", file, "a", "--from", "json"]).stdout == "1\n")
   }
 }
+
+/// Output options that must not be silently ignored, and `get`'s output.
+@Suite struct OutputAgreementTests {
+  @Test func getPrintsBooleansAsWordsAndTakesTo() throws {
+    let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.plist").path
+    #expect(try TestSupport.prefs(["get", sample, "isAccountPrivate"]).stdout == "true\n")
+    #expect(try TestSupport.prefs(["get", sample, "isAccountPrivate", "--to", "json"]).stdout == "true\n")
+    #expect(try TestSupport.prefs(["get", sample, "ringtone", "--to", "yaml"]).stdout == "Chimes\n")
+    #expect(try TestSupport.prefs(["get", sample, "isAccountPrivate", "--to", "xml"]).stdout.contains("\n<true/>\n"))
+    // read stays as defaults read prints it.
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    _ = try TestSupport.prefs(["write", "d", "b", "-bool", "yes"], store: store)
+    #expect(try TestSupport.prefs(["read", "d", "b"], store: store).stdout == "1\n")
+  }
+
+  @Test func plainAndCompactAreRefusedForOutputOtherThanJSON() throws {
+    let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.plist").path
+    for arguments in [["convert", sample, "--compact"], ["convert", sample, "--to", "xml", "--plain"]] {
+      let result = try TestSupport.prefs(arguments)
+      #expect(result.status == 64, "\(arguments)")
+      #expect(result.stdout == "")
+      #expect(result.stderr.contains("shapes JSON output, and this output is "), "\(result.stderr)")
+    }
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    _ = try TestSupport.prefs(["write", "d", "k", "v"], store: store)
+    let export = try TestSupport.prefs(["export", "d", "--compact"], store: store)
+    #expect(export.status == 64)
+    #expect(export.stderr.hasPrefix("prefs: error: --compact shapes JSON output, and this output is yaml\n"))
+    #expect(
+      try TestSupport.prefs(["export", "d", "--compact", "--format", "json"], store: store).stdout == #"{"k":"v"}"#
+        + "\n")
+  }
+}

@@ -402,6 +402,27 @@ import Testing
       bad.stderr.hasPrefix("prefs: error: unknown colour choice 'sometimes'\nhint: choices: auto, always, never\n"))
   }
 
+  @Test func getShowsLongDataInLinesOnATerminalAndBinaryPlistsOnlyWithDashO() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("d.json").path
+    let bytes = Data((0..<40).map { UInt8($0) })
+    try Data(#"{"blob": {"$data": "\#(bytes.base64EncodedString())"}}"#.utf8).write(to: URL(fileURLWithPath: file))
+    guard let shown = try onTerminal(["get", file, "blob"]) else { return }
+    #expect(
+      shown.replacingOccurrences(of: "\r\n", with: "\n")
+        == "0000  00010203 04050607 08090a0b 0c0d0e0f 10111213 14151617 18191a1b 1c1d1e1f\n"
+        + "0020  20212223 24252627\n")
+    // In a pipe, one line of hex for scripts.
+    #expect(
+      try TestSupport.prefs(["get", file, "blob"]).stdout == bytes.map { String(format: "%02x", $0) }.joined() + "\n")
+    // A binary plist is refused on a terminal unless -o - asks for it.
+    let refused = try onTerminal(["convert", file, "--to", "binary"])
+    #expect(refused?.contains("prefs: error: a binary plist is not for a terminal") == true, "\(refused ?? "")")
+    #expect(try onTerminal(["convert", file, "--to", "binary", "-o", "-"])?.hasPrefix("bplist00") == true)
+    #expect(try TestSupport.prefs(["convert", file, "--to", "binary"]).stdout.hasPrefix("bplist00"))
+  }
+
   @Test func bulkExportShowsProgressOnATerminalOnly() throws {
     let store = try TestSupport.temporaryFolder()
     let backup = try TestSupport.temporaryFolder()

@@ -89,14 +89,32 @@ enum Documents {
     return (try domain.read(options: ReadOptions()), domain.name)
   }
 
-  /// Prints a value as `read` and `get` do: a scalar raw, as `defaults read` does, a
-  /// container as YAML.
-  static func show(_ value: PrefValue, sortKeys: Bool, console: Console) throws {
-    if let raw = ValueText.raw(value) {
+  /// Prints a value as `read` and `get` do: a scalar raw, as `defaults read` does
+  /// (`booleanWords`: `true`/`false` instead of 1/0), a container as YAML.
+  static func show(_ value: PrefValue, sortKeys: Bool, booleanWords: Bool = false, console: Console) throws {
+    if case .data(let data) = value, isatty(1) == 1, data.count > hexBytesPerLine {
+      // On a terminal, long data is shown in lines, not one endless line of hex.
+      console.out(hexLines(data))
+    } else if let raw = ValueText.raw(value, booleanWords: booleanWords) {
       console.out(raw + "\n")
     } else {
       try console.outData(try Format.yaml.codec.encode(value, options: WriteOptions(sortKeys: sortKeys)))
     }
+  }
+
+  static let hexBytesPerLine = 32
+
+  /// Data as hex, `hexBytesPerLine` bytes a line in groups of four, each line
+  /// starting with its offset: `0000  0a1b2c3d 4e5f…`.
+  static func hexLines(_ data: Data) -> String {
+    let bytes = [UInt8](data)
+    return stride(from: 0, to: bytes.count, by: hexBytesPerLine).map { start in
+      let line = bytes[start..<min(start + hexBytesPerLine, bytes.count)]
+      let groups = stride(from: line.startIndex, to: line.endIndex, by: 4).map { group in
+        line[group..<min(group + 4, line.endIndex)].map { String(format: "%02x", $0) }.joined()
+      }
+      return String(format: "%04x  ", start) + groups.joined(separator: " ") + "\n"
+    }.joined()
   }
 
   /// Whether `path` names a file large enough for a conversion to show progress.
@@ -125,6 +143,12 @@ enum Documents {
     _ value: PrefValue, format: Format, to path: String?, options: WriteOptions, console: Console,
     showProgress: Bool = false
   ) throws {
+    if path == nil, format == .binary, isatty(1) == 1 {
+      // Binary bytes would garble the terminal; -o - says they are wanted there.
+      throw PrefsError(
+        .usage, "a binary plist is not for a terminal",
+        hints: ["write it to a file with -o FILE, pipe it, or give -o - to send it to the terminal anyway"])
+    }
     let warnings = Warnings()
     let name = path.map(displayName) ?? "<stdout>"
     // Progress only for files: on standard output it would mix with the document.

@@ -64,9 +64,16 @@ extension ParsedArguments {
     return options
   }
 
-  /// The writing options: `--sort-keys`, `--plain`, `--compact`, `--expand-data`.
-  func writeOptions() -> WriteOptions {
-    WriteOptions(
+  /// The writing options for output in `format`: `--sort-keys`, `--plain`,
+  /// `--compact`, `--expand-data`. `--plain` and `--compact` shape JSON only, so
+  /// with any other output they are refused rather than silently ignored.
+  func writeOptions(for format: Format) throws -> WriteOptions {
+    for option in [Options.plain, Options.compact] where has(option) && format != .json {
+      throw PrefsError(
+        .usage, "--\(option.long[0]) shapes JSON output, and this output is \(format.name)",
+        hints: ["ask for JSON (--to json, or --format json for export), or leave --\(option.long[0]) out"])
+    }
+    return WriteOptions(
       sortKeys: has(Options.sortKeys), plainJSON: has(Options.plain), compact: has(Options.compact),
       expandData: has(Options.expandData))
   }

@@ -35,7 +35,7 @@ enum Export {
     let format = try arguments.outputFormat(Options.format) ?? Documents.outputFormat(arguments: arguments)
     let store = arguments.store()
     let excludes = arguments.excludes()
-    var options = arguments.writeOptions()
+    var options = try arguments.writeOptions(for: format)
     options.sortKeys = true
 
     let schema = try arguments.schema()

@@ -15,10 +15,17 @@ enum GetValue {
   static let spec = CommandSpec(
     name: "get",
     summary: "Print the value at a key path, like plutil -extract.",
-    discussion: "A scalar is printed raw, a dictionary or array as YAML. A missing key exits 66.",
+    discussion: """
+      A scalar is printed raw (booleans as true and false, data as hex, in lines on a \
+      terminal), a dictionary or array as YAML; --to prints the value in that format. \
+      A missing key exits 66.
+      """,
     arguments: [fileArgument, keyPathArgument],
-    options: [Options.from, Options.yamlVersion, Options.defaultsDir],
-    examples: [("prefs get Samples/Items.yaml items.0.name", "Print the first item's name.")],
+    options: [Options.to, Options.output, Options.from, Options.yamlVersion, Options.defaultsDir],
+    examples: [
+      ("prefs get Samples/Items.yaml items.0.name", "Print the first item's name."),
+      ("prefs get Samples/UserSettings.plist isAccountPrivate --to json", "Print a value as JSON."),
+    ],
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
@@ -30,7 +37,12 @@ enum GetValue {
     } catch let error as PrefsError {
       throw error.inFile(displayName(source))
     }
-    try Documents.show(value, sortKeys: false, console: console)
+    if let format = try arguments.outputFormat() {
+      try Documents.write(
+        value, format: format, to: arguments.value(Options.output), options: WriteOptions(), console: console)
+    } else {
+      try Documents.show(value, sortKeys: false, booleanWords: true, console: console)
+    }
     return Console.Status.success
   }
 }
