@@ -27,7 +27,11 @@ enum Editor {
 
   /// Runs `editor` on `file` through the shell (so that `code --wait` works) and waits.
   static func run(_ editor: String, on file: String) throws -> Outcome {
-    var attributes = posix_spawnattr_t()
+    #if canImport(Darwin)
+      var attributes: posix_spawnattr_t? = nil
+    #else
+      var attributes = posix_spawnattr_t()
+    #endif
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     // The editor starts with the default action for the signals prefs handles or
@@ -48,7 +52,12 @@ enum Editor {
     EditFolder.editorRunning = 1
     defer { EditFolder.editorRunning = 0 }
     var pid = pid_t()
-    let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, &argv, environ)
+    #if canImport(Darwin)
+      let environment = _NSGetEnviron().pointee
+    #else
+      let environment = environ
+    #endif
+    let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, &argv, environment)
     guard spawned == 0 else {
       throw PrefsError(.io, "cannot start the editor '\(editor)': \(String(cString: strerror(spawned)))")
     }
