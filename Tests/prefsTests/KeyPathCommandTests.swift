@@ -167,7 +167,9 @@ import Testing
     try Data(#"{"a": 1}"#.utf8).write(to: URL(fileURLWithPath: file))
     let result = try TestSupport.prefs(["get", file, "a"])
     #expect(result.status == 65)
-    #expect(result.stderr.hasSuffix("\nhint: the file holds JSON, not a property list: read it with --from json\n"))
+    #expect(
+      result.stderr.hasSuffix(
+        "\nhint: the file holds JSON, not a property list: read it with --from json, or rename it to .json\n"))
     #expect(try TestSupport.prefs(["get", file, "a", "--from", "json"]).stdout == "1\n")
   }
 }

@@ -396,6 +396,12 @@ import Testing
       #expect(piped.status == 1)
       #expect(piped.stdout == red + "\n", "\(piped)")
     }
+    let missing = try TestSupport.prefs(["--color"])
+    #expect(missing.status == 64)
+    #expect(
+      missing.stderr
+        == "prefs: error: option '--color' needs a value (WHEN)\nUsage: prefs COMMAND [ARGUMENTS] [OPTIONS]\nSee 'prefs help'.\n"
+    )
     let bad = try TestSupport.prefs(["diff", a, b, "--color=sometimes"])
     #expect(bad.status == 64)
     #expect(

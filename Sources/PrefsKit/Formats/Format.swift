@@ -117,7 +117,8 @@ extension Format {
         // JSON saved under a plist name (often by a script) deserves better than a
         // complaint about OpenStep syntax.
         if (try? json.codec.read(data, options: options, warnings: Warnings())) != nil {
-          error.hints.append("the file holds JSON, not a property list: read it with --from json")
+          error.hints.append(
+            "the file holds JSON, not a property list: read it with --from json, or rename it to .json")
         }
         throw error
       }

@@ -100,7 +100,12 @@ enum ArgumentParser {
       count += arguments[count].contains("=") ? 1 : 2
     }
     count = min(count, arguments.count)
-    return (try parse(Array(arguments[..<count]), for: globals), Array(arguments[count...]))
+    do {
+      return (try parse(Array(arguments[..<count]), for: globals), Array(arguments[count...]))
+    } catch let error as PrefsError {
+      // Before the command, the usage to show is prefs' own.
+      throw usageError(error.message, nil)
+    }
   }
 
   /// `-1`, `-0.5`, `-1e3`, `-.5`: values that look like options.
