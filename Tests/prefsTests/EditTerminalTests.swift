@@ -14,7 +14,8 @@ struct TerminalSession {
     let settings = environment.map { "\($0.key)=\($0.value)" }
     let arguments =
       ["tmux", "-S", socket, "new-session", "-d", "-x", "100", "-y", "30", "--", "env"] + settings + [
-        "PS1=$ ", "bash", "--norc", "--noprofile", "-i",
+        // No history file: bash would write it into the folder as the test removes it.
+        "PS1=$ ", "HISTFILE=", "bash", "--norc", "--noprofile", "-i",
       ]
     guard Self.spawnDetached(Self.tmux!.path, arguments) == 0 else { throw CocoaError(.featureUnsupported) }
   }
@@ -176,5 +177,29 @@ struct TerminalSession {
     #expect(try session.exitStatus().contains("EXIT=130"))
     #expect(try leftovers(base) == [])
     #expect(try Data(contentsOf: domainFile(base)) == before)
+  }
+
+  @Test(
+    .enabled(if: TerminalSession.tmux != nil, "tmux is not installed"),
+    .enabled(if: vi != nil, "vi is not installed"))
+  func closingTheTerminalLeavesNoTemporaryFileAndTheDomainUnchanged() throws {
+    let (folder, session) = try setUp(editor: "vi")
+    defer {
+      session.close()
+      try? FileManager.default.removeItem(at: folder)
+    }
+    let before = try Data(contentsOf: domainFile(folder))
+    try session.type("\(TestSupport.prefsBinary.path) edit com.example.app")
+    try session.send("Enter")
+    #expect(try session.screen(showing: "ringtone: Chimes").contains("isAccountPrivate: true"))
+    try session.type("ggdG")
+    #expect(try leftovers(folder).count == 1)
+    // The terminal goes away (SIGHUP) in the middle of an edit: vi keeps a swap
+    // file beside the edit, and both must go.
+    session.close()
+    let deadline = Date().addingTimeInterval(10)
+    while try !leftovers(folder).isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+    #expect(try leftovers(folder) == [])
+    #expect(try Data(contentsOf: domainFile(folder)) == before)
   }
 }

@@ -49,8 +49,9 @@ enum Editor {
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
 
+    // Until EditFolder.interruption(_:) has looked at how the editor ended, a
+    // signal is recorded rather than acted on (see there).
     EditFolder.editorRunning = 1
-    defer { EditFolder.editorRunning = 0 }
     var pid = pid_t()
     #if canImport(Darwin)
       let environment = _NSGetEnviron().pointee
@@ -59,11 +60,13 @@ enum Editor {
     #endif
     let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, &argv, environment)
     guard spawned == 0 else {
+      EditFolder.editorRunning = 0
       throw PrefsError(.io, "cannot start the editor '\(editor)': \(String(cString: strerror(spawned)))")
     }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1 {
       guard errno == EINTR else {
+        EditFolder.editorRunning = 0
         throw PrefsError(.io, "cannot wait for the editor '\(editor)': \(String(cString: strerror(errno)))")
       }
     }
@@ -120,12 +123,25 @@ final class EditFolder {
     forget()
   }
 
-  /// The signal that interrupted the editor: one that arrived while it ran, or
-  /// the one that killed it (Ctrl-C in an editor that does not catch it).
+  /// After the editor ran: the signal that interrupted it, one that arrived while
+  /// it ran or the one that killed it (Ctrl-C in an editor that does not catch
+  /// it), or nil. When there is one, the handled signals are ignored from then on:
+  /// a late one (a shell passes a hangup on to its jobs) must not cut short the
+  /// removal of what the editor left, such as vi's swap file.
   func interruption(_ outcome: Editor.Outcome) -> Int32? {
-    if Self.pendingSignal != 0 { return Self.pendingSignal }
-    if case .killed(let killer) = outcome, Self.handledSignals.contains(killer) { return killer }
-    return nil
+    var found: Int32?
+    if case .killed(let killer) = outcome, Self.handledSignals.contains(killer) { found = killer }
+    if Self.pendingSignal != 0 { found = Self.pendingSignal }
+    if found != nil {
+      for number in Self.handledSignals { _ = signal(number, SIG_IGN) }
+    }
+    Self.editorRunning = 0
+    // A signal recorded in between still counts.
+    if found == nil, Self.pendingSignal != 0 {
+      found = Self.pendingSignal
+      for number in Self.handledSignals { _ = signal(number, SIG_IGN) }
+    }
+    return found
   }
 
   /// Removes the folder and dies by `number`, so that the shell sees the interruption.

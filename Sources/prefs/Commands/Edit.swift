@@ -35,7 +35,9 @@ enum Edit {
     while true {
       let outcome = try Editor.run(editor, on: folder.file)
       if let signal = folder.interruption(outcome) {
-        console.err("prefs: edit aborted: the editor was interrupted; nothing was changed")
+        folder.remove()
+        // After a hangup there is no terminal left to tell.
+        if signal != SIGHUP { console.err("prefs: edit aborted: the editor was interrupted; nothing was changed") }
         folder.die(by: signal)
       }
       guard outcome == .exited(0) else {
