@@ -5,10 +5,15 @@ import PrefsKit
 let prefsVersion = "0.1.0"
 
 /// Runs one command line and returns the exit status.
-func runPrefs(_ arguments: [String], console: Console) -> Int32 {
+func runPrefs(_ commandLine: [String], console: Console) -> Int32 {
+  var console = console
   do {
+    // Global options may also come before the command's name.
+    let (globals, arguments) = try ArgumentParser.leadingGlobalOptions(commandLine)
+    if let color = globals.value(Options.color) { console.color = try ColorChoice.named(color) }
     guard let first = arguments.first else {
-      try console.out(Help.overview())
+      // A usage error: the overview goes where errors go.
+      console.err(String(Help.overview().dropLast()))
       return Console.Status.usage
     }
     switch first {
@@ -25,6 +30,7 @@ func runPrefs(_ arguments: [String], console: Console) -> Int32 {
         ? ArgumentParser.usageError("unknown option '\(first)'", nil) : Commands.unknownCommand(first)
     }
     let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command)
+    if let color = parsed.value(Options.color) { console.color = try ColorChoice.named(color) }
     if parsed.values["help"] != nil {
       try console.out(Help.text(for: command))
       return Console.Status.success

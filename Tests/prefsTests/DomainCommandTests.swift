@@ -57,13 +57,36 @@ import Testing
     let store = try Store()
     let domain = try store.prefs(["read", "com.example.none"])
     #expect(domain.status == 66)
-    #expect(domain.stderr.hasPrefix("prefs: error: com.example.none: no such domain\n"))
+    #expect(domain.stderr.hasPrefix("prefs: error: com.example.none: no such domain (there is no "))
     #expect(try store.prefs(["write", "com.example.app", "a", "1"]).status == 0)
     let key = try store.prefs(["read", "com.example.app", "b"])
     #expect(key.status == 66)
     #expect(key.stderr == "prefs: error: com.example.app: no key 'b' in the domain\n")
     #expect(try store.prefs(["delete", "com.example.app", "b"]).status == 66)
     #expect(try store.prefs(["export", "com.example.none"]).status == 66)
+  }
+
+  @Test func dashIsStandardInputWhereverAnInputIsRead() throws {
+    let store = try Store()
+    let json = #"{"port": 8080, "ok": true}"#
+    #expect(try store.prefs(["read", "-", "port"], input: json).stdout == "8080\n")
+    #expect(try store.prefs(["read-type", "-", "ok"], input: json).stdout == "Type is boolean\n")
+    #expect(
+      try store.prefs(["export", "-", "--format", "json", "--compact"], input: json).stdout
+        == #"{"ok":true,"port":8080}"# + "\n")
+    #expect(try store.prefs(["textconv", "-"], input: json).stdout == "ok: true\nport: 8080\n")
+    // set and remove on - are filters: standard input, changed, to standard output in its format.
+    #expect(
+      try store.prefs(["set", "-", "port", "1", "-t", "integer"], input: json).stdout
+        == "{\n  \"port\": 1,\n  \"ok\": true\n}\n")
+    #expect(try store.prefs(["remove", "-", "ok"], input: "port: 1\nok: true\n").stdout == "port: 1\n")
+    // Commands that change a domain in place refuse it, and nothing lands in the store.
+    for command in [["write", "-", "a", "1"], ["delete", "-"], ["rename", "-", "a", "b"], ["import", "-"]] {
+      let result = try store.prefs(command, input: json)
+      #expect(result.status == 64, "\(command)")
+      #expect(result.stderr.hasPrefix("prefs: error: '-' is standard input, which this command cannot change\n"))
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: store.url.path) == [])
   }
 
   @Test func deleteAndRename() throws {

@@ -35,9 +35,11 @@ import Testing
     for command in Commands.all {
       #expect(overview.stdout.contains("\n  \(command.name) "), "missing \(command.name)")
     }
+    // Without a command: a usage error, so the overview goes to standard error.
     let bare = try TestSupport.prefs([])
     #expect(bare.status == 64)
-    #expect(bare.stdout == overview.stdout)
+    #expect(bare.stdout == "")
+    #expect(bare.stderr == overview.stdout)
   }
 
   @Test func helpForAnUnknownCommandSuggestsTheClosest() throws {

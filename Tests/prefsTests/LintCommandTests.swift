@@ -97,7 +97,19 @@ import Testing
         + "on Linux the app reads true (fallback); on macOS it reads true\n")
     let missing = try TestSupport.prefs(["lint", "com.example.none"], store: store)
     #expect(missing.status == 66)
-    #expect(missing.stderr.hasPrefix("prefs: error: com.example.none: no such domain\n"))
+    #expect(missing.stderr.hasPrefix("prefs: error: com.example.none: no such domain (there is no "))
+  }
+
+  @Test func lintWithoutAnInputIsAUsageError() throws {
+    let result = try TestSupport.prefs(["lint", "--schema", "user-settings"])
+    #expect(result.status == 64)
+    #expect(result.stdout == "")
+    #expect(result.stderr.hasPrefix("prefs: error: missing argument FILE\nUsage: prefs lint FILE... "))
+    // write's values stay optional: -array alone writes an empty array.
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    #expect(try TestSupport.prefs(["write", "d", "k", "-array"], store: store).status == 0)
+    #expect(try TestSupport.prefs(["read-type", "d", "k"], store: store).stdout == "Type is array\n")
   }
 
   @Test func severalInputsAreAllReportedAndTheWorstStatusWins() throws {

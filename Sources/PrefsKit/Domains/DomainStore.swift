@@ -54,6 +54,11 @@ public enum DomainName {
         hints: ["a domain name looks like com.example.app; a path needs a '/' (./file.plist)"])
     }
     if name.isEmpty { throw refuse("it is empty") }
+    if name == "-" {
+      throw PrefsError(
+        .usage, "'-' is standard input, which this command cannot change",
+        hints: ["read, get, diff, export and lint read '-'; set and remove change it into standard output"])
+    }
     if name.contains("/") { throw refuse("it contains '/'") }
     if name.contains("..") { throw refuse("it contains '..'") }
     if name.hasPrefix(".") { throw refuse("it starts with '.'") }

@@ -110,7 +110,17 @@ extension Format {
   ) throws -> (value: PrefValue, format: Format) {
     if let error = options.sizeError(data.count) { throw error }
     if let format = detect(data, declared: declared, path: path) {
-      return (try format.codec.read(data, options: options, warnings: warnings), format)
+      do {
+        return (try format.codec.read(data, options: options, warnings: warnings), format)
+      } catch var error as PrefsError where declared == nil && format.isPlist && error.category == .badInput {
+        // JSON saved under a plist name (often by a script) deserves better than a
+        // complaint about OpenStep syntax.
+        if (try? json.codec.read(data, options: options, warnings: Warnings())) != nil {
+          error.hints.append(
+            "the file holds JSON, not a property list: read it with --from json, or rename it to .json")
+        }
+        throw error
+      }
     }
     return try readSniffing(data, options: options, warnings: warnings)
   }

@@ -1,7 +1,10 @@
 import Foundation
 
-/// A shell-style pattern (`SULastCheckTime`, `NSWindow Frame *`, `*.lastOpened`)
-/// matched against key paths in their text form (`a.b.0.c`), as `--exclude` takes it.
+/// A shell-style pattern (`SULastCheckTime`, `NSWindow Frame *`, `*.lastOpened`,
+/// `com.apple.*`) matched against key paths as a user types them: keys joined by
+/// dots, a dot inside a key left as it is (``PrefKeyPath/plainText``), as
+/// `--exclude` takes it. So `com.apple.*` matches the key `com.apple.x` and the
+/// key `x` inside a dictionary `com.apple`; `*` also crosses dots.
 public struct KeyGlob: Sendable, Hashable, CustomStringConvertible {
   public let pattern: String
 
@@ -9,7 +12,7 @@ public struct KeyGlob: Sendable, Hashable, CustomStringConvertible {
 
   public var description: String { pattern }
 
-  /// Whether the key path (text form) matches; `*` also crosses dots.
+  /// Whether the key path (as ``PrefKeyPath/plainText`` writes it) matches.
   public func matches(_ path: String) -> Bool {
     fnmatch(pattern, path, 0) == 0
   }
@@ -17,7 +20,7 @@ public struct KeyGlob: Sendable, Hashable, CustomStringConvertible {
   /// Whether any of `globs` matches `path`.
   public static func any(_ globs: [KeyGlob], match path: PrefKeyPath) -> Bool {
     guard !globs.isEmpty else { return false }
-    let text = path.description
+    let text = path.plainText
     return globs.contains { $0.matches(text) }
   }
 }

@@ -31,6 +31,17 @@ public struct PrefKeyPath: Sendable, Hashable, CustomStringConvertible {
     }.joined(separator: ".")
   }
 
+  /// The path as a user types it, keys joined by dots with nothing escaped
+  /// (`com.apple.x.0`): what `--exclude` patterns are matched against.
+  public var plainText: String {
+    components.map { component in
+      switch component {
+      case .index(let i): String(i)
+      case .key(let key): key
+      }
+    }.joined(separator: ".")
+  }
+
   /// Splits a text key path (`a.b\.c.0`) into its parts, as written; whether a part
   /// is an index depends on the container it meets.
   public static func parse(_ text: String) -> [String] {

@@ -135,9 +135,11 @@ public enum ValueText {
   }
 
   /// A scalar as `read` prints it: raw, as `defaults read` does (bools as 1 and 0,
-  /// data as hex); nil for containers, which are printed as YAML.
-  public static func raw(_ value: PrefValue) -> String? {
-    switch value {
+  /// data as hex); nil for containers, which are printed as YAML. With
+  /// `booleanWords`, bools are `true` and `false`, as `get` prints them.
+  public static func raw(_ value: PrefValue, booleanWords: Bool = false) -> String? {
+    if booleanWords, case .bool(let b) = value { return b ? "true" : "false" }
+    return switch value {
     case .string(let s): s
     case .integer(let n): String(n)
     case .unsignedInteger(let n): String(n)

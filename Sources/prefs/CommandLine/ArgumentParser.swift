@@ -55,18 +55,18 @@ enum ArgumentParser {
           ? String(body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[1]) : nil
         if name == "help" {
           result.values["help"] = [""]
-        } else if let option = command.options.first(where: { $0.long.contains(name) }) {
+        } else if let option = command.accepted.first(where: { $0.long.contains(name) }) {
           try take(option, inline: inline, spelled: "--\(name)")
         } else {
           throw unknownOption("--\(name)", command)
         }
       } else {
         let body = String(argument.dropFirst())
-        if let option = command.options.first(where: { $0.words.contains(body) }) {
+        if let option = command.accepted.first(where: { $0.words.contains(body) }) {
           try take(option, inline: nil, spelled: argument)
         } else if body == "h" {
           result.values["help"] = [""]
-        } else if body.count == 1, let option = command.options.first(where: { $0.short.contains(body.first!) }) {
+        } else if body.count == 1, let option = command.accepted.first(where: { $0.short.contains(body.first!) }) {
           try take(option, inline: nil, spelled: argument)
         } else {
           throw unknownOption(argument, command)
@@ -77,7 +77,8 @@ enum ArgumentParser {
     if result.values["help"] != nil { return result }
 
     // Arity.
-    let required = command.arguments.filter { !$0.optional && !$0.variadic }.count
+    // A variadic argument that is not optional takes at least one.
+    let required = command.arguments.filter { !$0.optional }.count
     let variadic = command.arguments.contains { $0.variadic }
     if result.positionals.count < required {
       let missing = command.arguments.filter { !$0.optional }[result.positionals.count]
@@ -89,6 +90,24 @@ enum ArgumentParser {
     return result
   }
 
+  /// The global options (`Options.global`) before the command's name, and the rest.
+  static func leadingGlobalOptions(_ arguments: [String]) throws -> (ParsedArguments, [String]) {
+    let globals = CommandSpec(name: "", summary: "", arguments: [], options: [], examples: []) { _, _ in 0 }
+    var count = 0
+    while count < arguments.count, let name = arguments[count].split(separator: "=").first,
+      Options.global.contains(where: { $0.long.contains(String(name.dropFirst(2))) && name.hasPrefix("--") })
+    {
+      count += arguments[count].contains("=") ? 1 : 2
+    }
+    count = min(count, arguments.count)
+    do {
+      return (try parse(Array(arguments[..<count]), for: globals), Array(arguments[count...]))
+    } catch let error as PrefsError {
+      // Before the command, the usage to show is prefs' own.
+      throw usageError(error.message, nil)
+    }
+  }
+
   /// `-1`, `-0.5`, `-1e3`, `-.5`: values that look like options.
   static func isNegativeNumber(_ text: String) -> Bool {
     let rest = text.dropFirst()
@@ -97,7 +116,7 @@ enum ArgumentParser {
   }
 
   static func unknownOption(_ spelled: String, _ command: CommandSpec) -> PrefsError {
-    let spellings = command.options.flatMap { o in
+    let spellings = command.accepted.flatMap { o in
       o.long.map { "--\($0)" } + o.short.map { "-\($0)" } + o.words.map { "-\($0)" }
     }
     var error = usageError("unknown option '\(spelled)'", command)

@@ -50,7 +50,7 @@ struct ArgumentSpec: Sendable {
   let name: String
   let help: String
   var optional = false
-  /// Takes every remaining argument.
+  /// Takes every remaining argument (at least one unless `optional`).
   var variadic = false
 }
 
@@ -66,6 +66,9 @@ struct CommandSpec: Sendable {
   /// `(command line, what it does)`, shown under EXAMPLES and run by the tests.
   let examples: [(String, String)]
   let run: @Sendable (ParsedArguments, Console) throws -> Int32
+
+  /// The options the command takes: its own, then the global ones.
+  var accepted: [OptionSpec] { options + Options.global }
 
   /// The USAGE line: `prefs convert IN [-o OUT] [--to FMT]`.
   var usage: String {

@@ -3,6 +3,9 @@ import PrefsKit
 
 /// Standard output and error, and the exit statuses of DESIGN.md section 7.
 struct Console: Sendable {
+  /// `--color`: whether output may be coloured (see `ColorChoice`).
+  var color = ColorChoice.auto
+
   /// `sysexits` statuses.
   enum Status {
     static let success: Int32 = 0

@@ -3,9 +3,34 @@ import PrefsKit
 
 /// Reading and writing documents for the commands: the input and output rules of
 /// DESIGN.md section 7 in one place.
-/// The error for a domain that does not exist.
-func missingDomain(_ domain: any PreferenceDomain) -> PrefsError {
-  PrefsError(.noInput, "no such domain", file: domain.name, hints: ["'prefs domains' lists the domains there are"])
+/// The error for a domain that does not exist: the file looked for, and the
+/// nearest domain of `store` when the name looks mistyped.
+func missingDomain(_ domain: any PreferenceDomain, in store: any DomainStore) -> PrefsError {
+  // A file named by path is its own location.
+  if domain.location == domain.name { return PrefsError(.noInput, "no such file", file: domain.name) }
+  var hints: [String] = []
+  if let names = try? store.domainNames(), let guess = Suggestions.closest(to: domain.name, among: names) {
+    hints.append("did you mean '\(guess)'?")
+  }
+  hints.append("'prefs domains' lists the domains there are")
+  return PrefsError(.noInput, "no such domain (there is no \(domain.location))", file: domain.name, hints: hints)
+}
+
+/// Whether an argument of the commands that take a file first (`get`, `set`,
+/// `remove`, `diff`, `lint`) names a file rather than a domain: `-`, a path (a `/`
+/// or a format's extension), or, as for `convert`, a bare name that exists as a
+/// file in the current folder (`project.pbxproj`, `App.entitlements`).
+func namesFile(_ argument: String) -> Bool {
+  if argument == "-" || DomainName.isPath(argument) { return true }
+  var info = stat()
+  return argument != "-g" && stat(argument, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
+}
+
+extension ParsedArguments {
+  /// The domain an argument of a file-first command names (see ``namesFile(_:)``).
+  func fileOrDomain(_ argument: String) throws -> any PreferenceDomain {
+    namesFile(argument) ? FileDomain(path: argument) : try store().domain(named: argument)
+  }
 }
 
 enum Documents {
@@ -66,22 +91,59 @@ enum Documents {
   static func readFileOrDomain(_ argument: String, arguments: ParsedArguments, console: Console) throws
     -> PrefValue
   {
-    if argument == "-" || DomainName.isPath(argument) {
-      return try read(argument, arguments: arguments, console: console).0
-    }
+    if namesFile(argument) { return try read(argument, arguments: arguments, console: console).0 }
     let domain = try arguments.store().domain(named: argument)
-    guard let contents = try domain.read(options: try arguments.readOptions()) else { throw missingDomain(domain) }
+    guard let contents = try domain.read(options: try arguments.readOptions()) else {
+      throw missingDomain(domain, in: arguments.store())
+    }
     return .dictionary(contents)
   }
 
-  /// Prints a value as `read` and `get` do: a scalar raw, as `defaults read` does, a
-  /// container as YAML.
-  static func show(_ value: PrefValue, sortKeys: Bool, console: Console) throws {
-    if let raw = ValueText.raw(value) {
+  /// The contents of the domain or file an input argument names (`-` is standard
+  /// input, which must hold a dictionary), and the name messages give it; nil
+  /// contents when the domain does not exist.
+  static func readDomain(_ argument: String, arguments: ParsedArguments, console: Console) throws -> (
+    contents: PrefDictionary?, name: String
+  ) {
+    if argument == "-" {
+      let (value, _) = try read("-", arguments: arguments, console: console)
+      guard case .dictionary(let contents) = value else {
+        throw PrefsError(
+          .badInput, "a domain is a dictionary, not \(value.kind.article) \(value.kind.rawValue)",
+          file: displayName("-"))
+      }
+      return (contents, displayName("-"))
+    }
+    let domain = try resolveDomain(argument, in: arguments.store())
+    return (try domain.read(options: ReadOptions()), domain.name)
+  }
+
+  /// Prints a value as `read` and `get` do: a scalar raw, as `defaults read` does
+  /// (`booleanWords`: `true`/`false` instead of 1/0), a container as YAML.
+  static func show(_ value: PrefValue, sortKeys: Bool, booleanWords: Bool = false, console: Console) throws {
+    if case .data(let data) = value, isatty(1) == 1, data.count > hexBytesPerLine {
+      // On a terminal, long data is shown in lines, not one endless line of hex.
+      try console.out(hexLines(data))
+    } else if let raw = ValueText.raw(value, booleanWords: booleanWords) {
       try console.out(raw + "\n")
     } else {
       try console.outData(try Format.yaml.codec.encode(value, options: WriteOptions(sortKeys: sortKeys)))
     }
+  }
+
+  static let hexBytesPerLine = 32
+
+  /// Data as hex, `hexBytesPerLine` bytes a line in groups of four, each line
+  /// starting with its offset: `0000  0a1b2c3d 4e5f…`.
+  static func hexLines(_ data: Data) -> String {
+    let bytes = [UInt8](data)
+    return stride(from: 0, to: bytes.count, by: hexBytesPerLine).map { start in
+      let line = bytes[start..<min(start + hexBytesPerLine, bytes.count)]
+      let groups = stride(from: line.startIndex, to: line.endIndex, by: 4).map { group in
+        line[group..<min(group + 4, line.endIndex)].map { String(format: "%02x", $0) }.joined()
+      }
+      return String(format: "%04x  ", start) + groups.joined(separator: " ") + "\n"
+    }.joined()
   }
 
   /// Whether `path` names a file large enough for a conversion to show progress.
@@ -111,6 +173,12 @@ enum Documents {
     _ value: PrefValue, format: Format, to path: String?, options: WriteOptions, console: Console,
     showProgress: Bool = false, mode: mode_t? = nil
   ) throws {
+    if path == nil, format == .binary, isatty(1) == 1 {
+      // Binary bytes would garble the terminal; -o - says they are wanted there.
+      throw PrefsError(
+        .usage, "a binary plist is not for a terminal",
+        hints: ["write it to a file with -o FILE, pipe it, or give -o - to send it to the terminal anyway"])
+    }
     let warnings = Warnings()
     let name = path.map(displayName) ?? "<stdout>"
     // Progress only for files: on standard output it would mix with the document.

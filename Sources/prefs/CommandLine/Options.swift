@@ -21,6 +21,11 @@ enum Options {
   static let compact = OptionSpec("compact", long: ["compact"], help: "One-line JSON.")
   static let dropNulls = OptionSpec(
     "drop-nulls", long: ["drop-nulls"], help: "Leave YAML/JSON nulls out, with a warning, instead of failing.")
+  static let color = OptionSpec(
+    "color", long: ["color"], value: "WHEN",
+    help: "Colour output: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never.")
+  /// Options every command takes, also before the command's name.
+  static let global = [color]
   static let yamlVersion = OptionSpec(
     "yaml-version", long: ["yaml-version"], value: "VERSION",
     help: "Resolve plain YAML scalars as YAML 1.2 (default) or 1.1 (yes/no are booleans, 0755 is octal).")
@@ -59,9 +64,16 @@ extension ParsedArguments {
     return options
   }
 
-  /// The writing options: `--sort-keys`, `--plain`, `--compact`, `--expand-data`.
-  func writeOptions() -> WriteOptions {
-    WriteOptions(
+  /// The writing options for output in `format`: `--sort-keys`, `--plain`,
+  /// `--compact`, `--expand-data`. `--plain` and `--compact` shape JSON only, so
+  /// with any other output they are refused rather than silently ignored.
+  func writeOptions(for format: Format) throws -> WriteOptions {
+    for option in [Options.plain, Options.compact] where has(option) && format != .json {
+      throw PrefsError(
+        .usage, "--\(option.long[0]) shapes JSON output, and this output is \(format.name)",
+        hints: ["ask for JSON (--to json, or --format json for export), or leave --\(option.long[0]) out"])
+    }
+    return WriteOptions(
       sortKeys: has(Options.sortKeys), plainJSON: has(Options.plain), compact: has(Options.compact),
       expandData: has(Options.expandData))
   }
@@ -73,7 +85,9 @@ extension Options {
     help: "The domain store's folder (default: $PREFS_DEFAULTS_DIR, else where UserDefaults keeps domains).")
   static let exclude = OptionSpec(
     "exclude", long: ["exclude"], value: "KEY-GLOB", repeatable: true,
-    help: "Leave out key paths matching KEY-GLOB (a shell pattern such as 'SULast*'); repeatable.")
+    help:
+      "Leave out key paths matching KEY-GLOB, a shell pattern matched against the path as typed "
+      + "('SULast*', 'com.apple.*'); repeatable.")
   static let format = OptionSpec(
     "format", long: ["format"], short: ["f"], value: "FMT",
     help: "Output format: \(Format.namesList(writableOnly: true)) (default: yaml).")

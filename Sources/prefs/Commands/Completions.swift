@@ -35,13 +35,14 @@ enum Completions {
 
   /// What an option's value or an argument is completed with.
   enum Completion {
-    case formats, outputFormats, types, shells, commands, domainsOrFiles, files, directories, none
+    case formats, outputFormats, types, shells, commands, colors, domainsOrFiles, files, directories, none
   }
 
   static func completion(forValue option: OptionSpec) -> Completion {
     switch option.valueName ?? "" {
     case "FMT": option.name == Options.from.name ? .formats : .outputFormats
     case "TYPE": .types
+    case "WHEN": .colors
     case "DIR": .directories
     case "FILE", "S": .files
     default: .none
@@ -71,6 +72,7 @@ enum Completions {
     case .outputFormats: Format.writable.flatMap { [$0.name] + $0.aliases }
     case .types: typeNames
     case .shells: ["bash", "zsh", "fish"]
+    case .colors: ColorChoice.allCases.map(\.rawValue)
     case .commands: Commands.all.map(\.name)
     default: []
     }
@@ -81,8 +83,8 @@ enum Completions {
   static func bash() -> String {
     var cases = ""
     for command in Commands.all {
-      let options = (command.options.flatMap(spellings) + ["--help"]).joined(separator: " ")
-      let valued = command.options.filter { $0.valueName != nil }
+      let options = (command.accepted.flatMap(spellings) + ["--help"]).joined(separator: " ")
+      let valued = command.accepted.filter { $0.valueName != nil }
       var valueCases = ""
       for option in valued {
         let action = bashAction(completion(forValue: option))
@@ -143,7 +145,7 @@ enum Completions {
     var functions = ""
     for command in Commands.all {
       var specs: [String] = []
-      for option in command.options {
+      for option in command.accepted {
         let description = zshQuote(option.help)
         let action = option.valueName.map { ":\($0.lowercased()):\(zshAction(completion(forValue: option)))" } ?? ""
         for spelling in spellings(option) {
@@ -226,7 +228,7 @@ enum Completions {
     }
     for command in Commands.all {
       let condition = "-n '__fish_seen_subcommand_from \(command.name)'"
-      for option in command.options {
+      for option in command.accepted {
         var parts = ["complete -c prefs", condition]
         parts += option.long.map { "-l \($0)" }
         parts += option.short.map { "-s \($0)" }

@@ -30,7 +30,7 @@ enum Convert {
     let input = arguments.positionals[0]
     let (value, _) = try Documents.read(input, arguments: arguments, console: console)
     try Documents.write(
-      value, format: format, to: arguments.value(Options.output), options: arguments.writeOptions(),
+      value, format: format, to: arguments.value(Options.output), options: try arguments.writeOptions(for: format),
       console: console, showProgress: Documents.isLarge(input))
     return Console.Status.success
   }

@@ -20,7 +20,7 @@ enum Delete {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
     let key = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
     try changeDomain(domain, arguments, console: console) { contents in
-      guard var dict = contents else { throw missingDomain(domain) }
+      guard var dict = contents else { throw missingDomain(domain, in: arguments.store()) }
       if let key {
         guard dict[key] != nil else { throw PrefsError(.noInput, "no key '\(key)' in the domain", file: domain.name) }
         dict[key] = nil

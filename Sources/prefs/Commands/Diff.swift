@@ -35,12 +35,12 @@ enum Diff {
       let oldText = try canonicalYAML(old.excluding(excludes))
       let newText = try canonicalYAML(new.excluding(excludes))
       let text = LineDiff.unified(old: oldText, new: newText, oldName: a, newName: b)
-      try console.out(colorize(text, unified: true))
+      try console.out(colorize(text, unified: true, console))
       return text.isEmpty ? Console.Status.success : Console.Status.different
     }
     let changes = StructuralDiff.changes(from: old, to: new, excluding: excludes)
     let text = changes.map { $0.line + "\n" }.joined()
-    try console.out(colorize(text, unified: false))
+    try console.out(colorize(text, unified: false, console))
     return changes.isEmpty ? Console.Status.success : Console.Status.different
   }
 
@@ -49,12 +49,9 @@ enum Diff {
     String(decoding: try Format.yaml.codec.encode(value, options: WriteOptions(sortKeys: true)), as: UTF8.self)
   }
 
-  /// Colour on a terminal only, and never with NO_COLOR.
-  static func colorize(_ text: String, unified: Bool) -> String {
-    // NO_COLOR counts when present and not empty (no-color.org).
-    guard isatty(1) == 1, (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty, !text.isEmpty else {
-      return text
-    }
+  /// Each change line in its colour, when the console colours output.
+  static func colorize(_ text: String, unified: Bool, _ console: Console) -> String {
+    guard console.colorsOutput, !text.isEmpty else { return text }
     return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       let color: String? =
         switch line.first {
@@ -64,7 +61,7 @@ enum Diff {
         case "@" where unified: "36"
         default: nil
         }
-      return color.map { "\u{1B}[\($0)m\(line)\u{1B}[0m" } ?? String(line)
+      return color.map { console.paint(line, $0) } ?? String(line)
     }.joined(separator: "\n")
   }
 }

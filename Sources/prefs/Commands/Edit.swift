@@ -8,10 +8,12 @@ enum Edit {
     name: "edit",
     summary: "Edit a domain or file as YAML in $VISUAL or $EDITOR, then write it back safely.",
     discussion: """
-      The value opens as YAML, in its own key order. On save it is read back: a \
-      mistake re-opens the editor with the error on top, an empty file aborts, and \
-      otherwise the domain or file is written back atomically in the format it had. \
-      If it was changed by someone else meanwhile, nothing is overwritten.
+      The value opens as YAML, in its own key order; the editor owns the terminal, \
+      as under git commit. On save it is read back: a mistake re-opens the editor \
+      with the error on top, an unchanged file writes nothing (exit 0), an emptied \
+      one aborts (exit 1), and otherwise the domain or file is written back \
+      atomically in the format it had. If it was changed by someone else meanwhile, \
+      nothing is overwritten.
       """,
     arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.")],
     options: [Options.force, Options.defaultsDir],
@@ -24,75 +26,105 @@ enum Edit {
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
     let original = try domain.read(options: ReadOptions())
-    let folder = try TemporaryFolder()
-    let file = folder.path + "/" + safeFileName(domain.name) + ".yaml"
+    let folder = try EditFolder(fileName: safeFileName(domain.name) + ".yaml")
     let initial = try Format.yaml.codec.encode(.dictionary(original ?? PrefDictionary()))
     var presented = initial
-    try presented.write(to: URL(fileURLWithPath: file))
+    try presented.write(to: URL(fileURLWithPath: folder.file))
+    let editor = Editor.command()
 
     while true {
-      try runEditor(on: file, console: console)
-      let edited = try InputFile.read(file)
-      if edited.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }) {
-        console.err("prefs: edit aborted: the file is empty; nothing was changed")
-        return Console.Status.success
+      let outcome = try Editor.run(editor, on: folder.file)
+      if let signal = folder.interruption(outcome) {
+        folder.remove()
+        // After a hangup there is no terminal left to tell.
+        if signal != SIGHUP { console.err("prefs: edit aborted: the editor was interrupted; nothing was changed") }
+        folder.die(by: signal)
       }
-      if edited == initial {
-        console.err("prefs: no changes")
-        return Console.Status.success
+      guard outcome == .exited(0) else {
+        let how = if case .exited(let status) = outcome { "exit status \(status)" } else { "killed by a signal" }
+        throw PrefsError(.io, "the editor '\(editor)' failed (\(how)); nothing was changed")
+      }
+      let edited = try InputFile.read(folder.file)
+      if isBlank(edited) {
+        // As `git commit` does with an empty message: a deliberate abort, exit 1.
+        console.err("prefs: edit aborted: the file is empty; nothing was changed")
+        return Console.Status.different
       }
       do {
-        let value = try Format.yaml.codec.decode(edited)
-        guard case .dictionary(let contents) = value else {
-          throw PrefsError(.badInput, "a domain is a dictionary, not \(value.kind.article) \(value.kind.rawValue)")
+        let contents = try decodeDomain(edited)
+        if try Format.yaml.codec.encode(.dictionary(contents)) == initial {
+          console.err("prefs: no changes; nothing was written")
+          return Console.Status.success
         }
-        try changeDomain(domain, arguments, console: console) { current in
-          guard current == original else {
-            throw PrefsError(
-              .temporary, "it changed while you were editing; nothing was overwritten", file: domain.name,
-              hints: ["your edit is kept in \(folder.keep())"])
-          }
-          current = contents
-        }
-        return Console.Status.success
+        return try writeBack(
+          contents, to: domain, replacing: original, arguments: arguments, folder: folder, console: console)
       } catch let error as PrefsError where error.category == .badInput {
         if edited == presented {
           // Saved again without fixing the error: the user gave up.
           console.err("prefs: edit aborted: \(error); nothing was changed")
           return Console.Status.dataError
         }
-        // Re-open with the error on top, as a comment YAML ignores.
-        let note = "# prefs: error: \(error)\n# Fix the mistake and save, or empty the file to abort.\n"
-        presented = Data(note.utf8) + withoutOldNote(edited)
-        try presented.write(to: URL(fileURLWithPath: file))
+        let body = withoutOldNote(edited)
+        presented = note(for: body, error) + body
+        try presented.write(to: URL(fileURLWithPath: folder.file))
       }
     }
   }
 
-  /// Runs `$VISUAL`, else `$EDITOR`, else `vi`, through the shell so that an editor
-  /// with arguments (`code --wait`) works.
-  static func runEditor(on file: String, console: Console) throws {
-    let environment = ProcessInfo.processInfo.environment
-    let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "\(editor) \"$1\"", "sh", file]
-    do {
-      try process.run()
-    } catch {
-      throw PrefsError(.io, "cannot start the editor '\(editor)': \(error.localizedDescription)")
+  /// Writes the edited contents back, unless the domain changed since it was read.
+  static func writeBack(
+    _ contents: PrefDictionary, to domain: any PreferenceDomain, replacing original: PrefDictionary?,
+    arguments: ParsedArguments, folder: EditFolder, console: Console
+  ) throws -> Int32 {
+    try changeDomain(domain, arguments, console: console) { current in
+      guard current == original else {
+        throw PrefsError(
+          .temporary, "it changed while you were editing; nothing was overwritten", file: domain.name,
+          hints: ["your edit is kept in \(folder.keep())"])
+      }
+      current = contents
     }
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw PrefsError(
-        .io, "the editor '\(editor)' failed (exit status \(process.terminationStatus)); nothing was changed")
+    return Console.Status.success
+  }
+
+  /// The edited YAML as a domain's contents.
+  static func decodeDomain(_ data: Data) throws -> PrefDictionary {
+    let value = try Format.yaml.codec.decode(data)
+    guard case .dictionary(let contents) = value else {
+      throw PrefsError(.badInput, "a domain is a dictionary, not \(value.kind.article) \(value.kind.rawValue)")
+    }
+    return contents
+  }
+
+  static let noteLines = ["# prefs: error: ", "# Fix the mistake and save, or empty the file to abort."]
+
+  /// The note put above `body` when it has an error: two comment lines. The error is
+  /// found again in `body` below two lines, so that its line numbers are those the
+  /// user sees in the re-opened file.
+  static func note(for body: Data, _ error: PrefsError) -> Data {
+    var shown = error
+    do {
+      _ = try decodeDomain(Data("#\n#\n".utf8) + body)
+    } catch let again as PrefsError {
+      shown = again
+    } catch {}
+    let message = String(describing: shown).replacingOccurrences(of: "\n", with: " ")
+    return Data((noteLines[0] + message + "\n" + noteLines[1] + "\n").utf8)
+  }
+
+  /// Whether the text holds nothing but blank lines and comments, as an emptied
+  /// file (perhaps still with the error note) does.
+  static func isBlank(_ data: Data) -> Bool {
+    String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).allSatisfy { line in
+      let text = line.trimmingCharacters(in: .whitespaces)
+      return text.isEmpty || text.hasPrefix("#")
     }
   }
 
   /// The edited text without the error note a previous round put on top.
   static func withoutOldNote(_ data: Data) -> Data {
     var lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-    while let first = lines.first, first.hasPrefix("# prefs: error: ") || first.hasPrefix("# Fix the mistake") {
+    while let first = lines.first, first.hasPrefix(noteLines[0]) || first == noteLines[1] {
       lines.removeFirst()
     }
     return Data(lines.joined(separator: "\n").utf8)
@@ -100,29 +132,5 @@ enum Edit {
 
   static func safeFileName(_ name: String) -> String {
     String((name as NSString).lastPathComponent.map { $0 == "/" ? "_" : $0 })
-  }
-}
-
-/// A private temporary folder, removed when done unless kept.
-private final class TemporaryFolder {
-  let path: String
-  private var kept = false
-
-  init() throws {
-    var template = Array((NSTemporaryDirectory() + "/prefs-edit-XXXXXX").utf8CString)
-    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-      throw PrefsError(.cannotCreate, "cannot create a temporary folder: \(String(cString: strerror(errno)))")
-    }
-    path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
-
-  /// Keeps the folder (and the edit in it); returns its path.
-  func keep() -> String {
-    kept = true
-    return path
-  }
-
-  deinit {
-    if !kept { try? FileManager.default.removeItem(atPath: path) }
   }
 }

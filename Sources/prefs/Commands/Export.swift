@@ -42,7 +42,7 @@ enum Export {
     let format = try arguments.outputFormat(Options.format) ?? Documents.outputFormat(arguments: arguments)
     let store = arguments.store()
     let excludes = arguments.excludes()
-    var options = arguments.writeOptions()
+    var options = try arguments.writeOptions(for: format)
     options.sortKeys = true
 
     let schema = try arguments.schema()
@@ -89,20 +89,21 @@ enum Export {
     guard let argument = arguments.positionals.first else {
       throw ArgumentParser.usageError("missing argument DOMAIN", spec)
     }
-    let domain = try resolveDomain(argument, in: store)
+    let (found, name) = try Documents.readDomain(argument, arguments: arguments, console: console)
     let effective = arguments.has(Options.effective)
-    guard var contents = try domain.read(options: ReadOptions()) ?? (effective ? PrefDictionary() : nil) else {
-      throw missingDomain(domain)
+    guard var contents = found ?? (effective ? PrefDictionary() : nil) else {
+      throw missingDomain(try resolveDomain(argument, in: store), in: store)
     }
     if let schema {
       for finding in schema.check(contents) {
-        console.err("prefs: \(finding.isError ? "error" : "warning"): \(domain.name): \(finding)")
+        console.err("prefs: \(finding.isError ? "error" : "warning"): \(name): \(finding)")
       }
       if effective { contents = schema.effective(contents) }
     }
     try save(
       PrefValue.dictionary(contents).excluding(excludes), format: format, to: arguments.value(Options.output),
-      options: options, mode: domain.fileMode, arguments: arguments, console: console)
+      options: options, mode: argument == "-" ? nil : try resolveDomain(argument, in: store).fileMode,
+      arguments: arguments, console: console)
     return Console.Status.success
   }
 

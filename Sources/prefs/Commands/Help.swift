@@ -32,6 +32,7 @@ enum Help {
     lines += ["", "OPTIONS:"]
     lines += command.options.map { row($0.synopsis, $0.help) }
     lines.append(row("-h, --help", "Show this help."))
+    lines += Options.global.map { row($0.synopsis, $0.help) }
     if !command.examples.isEmpty {
       lines += ["", "EXAMPLES:"]
       for (commandLine, what) in command.examples {
@@ -43,17 +44,19 @@ enum Help {
 
   /// `prefs --help`: what the tool is and its subcommands.
   static func overview() -> String {
-    var lines = [
-      "OVERVIEW: Move preference domains between plist, JSON and YAML without losing a type.",
-      "",
-      "USAGE: prefs COMMAND [ARGUMENTS] [OPTIONS]",
-      "",
-      "OPTIONS:",
-      row("-h, --help", "Show help (prefs help COMMAND for one command)."),
-      row("--version", "Show the version."),
-      "",
-      "SUBCOMMANDS:",
-    ]
+    var lines =
+      [
+        "OVERVIEW: Move preference domains between plist, JSON and YAML without losing a type.",
+        "",
+        "USAGE: prefs COMMAND [ARGUMENTS] [OPTIONS]",
+        "",
+        "OPTIONS:",
+        row("-h, --help", "Show help (prefs help COMMAND for one command)."),
+        row("--version", "Show the version."),
+      ] + Options.global.map { row($0.synopsis, $0.help) } + [
+        "",
+        "SUBCOMMANDS:",
+      ]
     lines += Commands.all.map { row($0.name, $0.summary) }
     lines += ["", "FORMATS:"]
     lines += Format.all.map { format in

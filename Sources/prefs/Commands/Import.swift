@@ -117,7 +117,7 @@ enum Import {
       from: .dictionary(before ?? PrefDictionary()), to: .dictionary(after ?? PrefDictionary()))
     if dryRun {
       if let label, !changes.isEmpty { try console.out("# \(label)\n") }
-      try console.out(Diff.colorize(changes.map { $0.line + "\n" }.joined(), unified: false))
+      try console.out(Diff.colorize(changes.map { $0.line + "\n" }.joined(), unified: false, console))
     } else {
       // A hand-edited file turns 8080 into "8080" without a word: say it.
       for change in changes where change.changesType {

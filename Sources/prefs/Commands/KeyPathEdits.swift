@@ -2,18 +2,30 @@ import PrefsKit
 
 /// The key path argument shared by `get`, `set` and `remove`.
 private let keyPathArgument = ArgumentSpec(
-  name: "KEYPATH", help: "Keys and array indexes joined by dots (a.b.0.c); \\. is a literal dot.")
-private let fileArgument = ArgumentSpec(name: "FILE", help: "A preference file (or a domain name).")
+  name: "KEYPATH",
+  help:
+    "Keys and array indexes joined by dots (a.b.0.c, items.-1); a key with dots that exists is found "
+    + "(com.apple.x); \\. is a literal dot.")
+private let fileArgument = ArgumentSpec(
+  name: "FILE",
+  help: "A preference file (or a domain name); - is standard input (set and remove then write to standard output).")
 
 /// `prefs get FILE KEYPATH`.
 enum GetValue {
   static let spec = CommandSpec(
     name: "get",
     summary: "Print the value at a key path, like plutil -extract.",
-    discussion: "A scalar is printed raw, a dictionary or array as YAML. A missing key exits 66.",
+    discussion: """
+      A scalar is printed raw (booleans as true and false, data as hex, in lines on a \
+      terminal), a dictionary or array as YAML; --to prints the value in that format. \
+      A missing key exits 66.
+      """,
     arguments: [fileArgument, keyPathArgument],
-    options: [Options.from, Options.yamlVersion, Options.defaultsDir],
-    examples: [("prefs get Samples/Items.yaml items.0.name", "Print the first item's name.")],
+    options: [Options.to, Options.output, Options.from, Options.yamlVersion, Options.defaultsDir],
+    examples: [
+      ("prefs get Samples/Items.yaml items.0.name", "Print the first item's name."),
+      ("prefs get Samples/UserSettings.plist isAccountPrivate --to json", "Print a value as JSON."),
+    ],
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
@@ -25,7 +37,12 @@ enum GetValue {
     } catch let error as PrefsError {
       throw error.inFile(displayName(source))
     }
-    try Documents.show(value, sortKeys: false, console: console)
+    if let format = try arguments.outputFormat() {
+      try Documents.write(
+        value, format: format, to: arguments.value(Options.output), options: WriteOptions(), console: console)
+    } else {
+      try Documents.show(value, sortKeys: false, booleanWords: true, console: console)
+    }
     return Console.Status.success
   }
 }
@@ -55,7 +72,7 @@ enum SetValue {
     let type = try arguments.value(Options.type).map(Options.typeName)
     let value = try ValueText.parse(arguments.positionals[2], as: type ?? .string)
     let path = PrefKeyPath.parse(arguments.positionals[1])
-    try editFile(arguments, console: console) { root in
+    try editFile(arguments, console) { root in
       try root.setting(value, at: path, createMissing: arguments.has(createParents))
     }
     return Console.Status.success
@@ -74,17 +91,31 @@ enum RemoveValue {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let path = PrefKeyPath.parse(arguments.positionals[1])
-    try editFile(arguments, console: console) { root in try root.removing(at: path) }
+    try editFile(arguments, console) { root in try root.removing(at: path) }
     return Console.Status.success
   }
 }
 
-/// Changes the domain or file of `arguments`' first argument under its lock.
-private func editFile(_ arguments: ParsedArguments, console: Console, _ change: (PrefValue) throws -> PrefValue) throws
-{
-  let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
+/// Changes the domain or file of `arguments`' first argument under its lock; `-`
+/// reads standard input and writes the result to standard output, in its format.
+private func editFile(
+  _ arguments: ParsedArguments, _ console: Console, _ change: (PrefValue) throws -> PrefValue
+) throws {
+  if arguments.positionals[0] == "-" {
+    let (value, format) = try Documents.read("-", arguments: arguments, console: console)
+    let changed: PrefValue
+    do {
+      changed = try change(value)
+    } catch let error as PrefsError {
+      throw error.inFile(displayName("-"))
+    }
+    try Documents.write(
+      changed, format: format.isWritable ? format : .xml, to: nil, options: WriteOptions(), console: console)
+    return
+  }
+  let domain = try arguments.fileOrDomain(arguments.positionals[0])
   try changeDomain(domain, arguments, console: console) { contents in
-    guard let current = contents else { throw missingDomain(domain) }
+    guard let current = contents else { throw missingDomain(domain, in: arguments.store()) }
     do {
       contents = try change(.dictionary(current)).dictionaryValue
     } catch let error as PrefsError {

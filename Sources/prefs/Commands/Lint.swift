@@ -53,9 +53,11 @@ enum LintCommand {
   /// may decide the format: a file, standard input, or a domain's file.
   static func load(_ argument: String, arguments: ParsedArguments) throws -> (Data, String, String?) {
     if argument == "-" { return (try InputFile.read("-"), displayName("-"), nil) }
-    if DomainName.isPath(argument) { return (try InputFile.read(argument), argument, argument) }
+    if namesFile(argument) { return (try InputFile.read(argument), argument, argument) }
     let domain = try arguments.store().domain(named: argument)
-    guard FileManager.default.fileExists(atPath: domain.location) else { throw missingDomain(domain) }
+    guard FileManager.default.fileExists(atPath: domain.location) else {
+      throw missingDomain(domain, in: arguments.store())
+    }
     return (try InputFile.read(domain.location), domain.location, domain.location)
   }
 }

@@ -10,7 +10,7 @@ enum Read {
       boolean as 1 or 0, data as hex); a dictionary or array as YAML.
       """,
     arguments: [
-      ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
+      ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g), a file, or - for standard input."),
       ArgumentSpec(name: "KEY", help: "A top-level key (default: the whole domain).", optional: true),
     ],
     options: [Options.defaultsDir],
@@ -18,18 +18,21 @@ enum Read {
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    try Documents.show(try lookUp(arguments), sortKeys: true, console: console)
+    try Documents.show(try lookUp(arguments, console), sortKeys: true, console: console)
     return Console.Status.success
   }
 
   /// The domain (or its KEY) named by the arguments; missing ones exit 66.
-  static func lookUp(_ arguments: ParsedArguments) throws -> PrefValue {
-    let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
-    guard let contents = try domain.read(options: ReadOptions()) else { throw missingDomain(domain) }
+  static func lookUp(_ arguments: ParsedArguments, _ console: Console) throws -> PrefValue {
+    let argument = arguments.positionals[0]
+    let (found, name) = try Documents.readDomain(argument, arguments: arguments, console: console)
+    guard let contents = found else {
+      throw missingDomain(try resolveDomain(argument, in: arguments.store()), in: arguments.store())
+    }
     guard arguments.positionals.count > 1 else { return .dictionary(contents) }
     let key = arguments.positionals[1]
     guard let value = contents[key] else {
-      throw PrefsError(.noInput, "no key '\(key)' in the domain", file: domain.name)
+      throw PrefsError(.noInput, "no key '\(key)' in the domain", file: name)
     }
     return value
   }
@@ -41,7 +44,7 @@ enum ReadType {
     name: "read-type",
     summary: "Print the type of one key's value, as defaults read-type does.",
     arguments: [
-      ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
+      ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g), a file, or - for standard input."),
       ArgumentSpec(name: "KEY", help: "A top-level key."),
     ],
     options: [Options.defaultsDir],
@@ -49,7 +52,7 @@ enum ReadType {
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    try console.out("Type is \(try Read.lookUp(arguments).kind.defaultsName)\n")
+    try console.out("Type is \(try Read.lookUp(arguments, console).kind.defaultsName)\n")
     return Console.Status.success
   }
 }

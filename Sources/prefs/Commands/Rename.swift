@@ -18,7 +18,7 @@ enum Rename {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
     let (old, new) = (arguments.positionals[1], arguments.positionals[2])
     try changeDomain(domain, arguments, console: console) { contents in
-      guard var dict = contents else { throw missingDomain(domain) }
+      guard var dict = contents else { throw missingDomain(domain, in: arguments.store()) }
       guard dict.contains(old) else { throw PrefsError(.noInput, "no key '\(old)' in the domain", file: domain.name) }
       guard dict.renameKey(old, to: new) else {
         throw PrefsError(.badInput, "key '\(new)' exists already; delete it first", file: domain.name)

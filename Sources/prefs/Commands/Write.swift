@@ -15,7 +15,8 @@ enum Write {
     arguments: [
       ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
       ArgumentSpec(name: "KEY", help: "A top-level key."),
-      ArgumentSpec(name: "VALUE", help: "The value, or several for -array and -dict.", variadic: true),
+      // Optional: -array and -dict alone write an empty one.
+      ArgumentSpec(name: "VALUE", help: "The value, or several for -array and -dict.", optional: true, variadic: true),
     ],
     options: [Options.type] + Options.typeWords + [Options.force, Options.defaultsDir],
     examples: [

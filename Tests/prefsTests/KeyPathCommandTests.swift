@@ -1,0 +1,210 @@
+import Foundation
+import PrefsTestSupport
+import Testing
+
+/// Key paths in `get`, `set`, `remove` and `--exclude`: keys with dots, as macOS
+/// domains are full of, and array indexes.
+@Suite struct KeyPathCommandTests {
+  /// A store holding a global domain with a key that has dots, and a file.
+  final class Fixture {
+    let url: URL
+    var store: URL { url.appendingPathComponent("store") }
+    init() throws {
+      url = try TestSupport.temporaryFolder()
+      _ = try prefs(["write", "-g", "com.apple.swipescrolldirection", "-bool", "true"])
+      _ = try prefs(["write", "-g", "AppleLocale", "en_US"])
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func prefs(_ arguments: [String]) throws -> TestSupport.ProcessResult {
+      try TestSupport.prefs(arguments, store: store)
+    }
+    func global() throws -> String { try prefs(["export", "-g", "--format", "json", "--compact"]).stdout }
+  }
+
+  @Test func aKeyPathFindsAnExistingKeyWithDots() throws {
+    let fixture = try Fixture()
+    let get = try fixture.prefs(["get", "-g", "com.apple.swipescrolldirection"])
+    #expect(get.status == 0, "\(get.stderr)")
+    #expect(try fixture.prefs(["read-type", "-g", "com.apple.swipescrolldirection"]).stdout == "Type is boolean\n")
+    // set changes that key, with or without -p, and never creates com: {apple: …} beside it.
+    for extra in [[], ["-p"]] {
+      let set = try fixture.prefs(["set", "-g", "com.apple.swipescrolldirection", "false", "-t", "bool"] + extra)
+      #expect(set.status == 0, "\(set.stderr)")
+      #expect(try fixture.global() == #"{"AppleLocale":"en_US","com.apple.swipescrolldirection":false}"# + "\n")
+    }
+    #expect(try fixture.prefs(["remove", "-g", "com.apple.swipescrolldirection"]).status == 0)
+    #expect(try fixture.global() == #"{"AppleLocale":"en_US"}"# + "\n")
+  }
+
+  @Test func aNewKeyWithDotsIsNeverNestedBesideDottedKeys() throws {
+    let fixture = try Fixture()
+    let before = try fixture.global()
+    for extra in [[], ["-p"]] {
+      let set = try fixture.prefs(["set", "-g", "com.apple.newkey", "1"] + extra)
+      #expect(set.status == 66)
+      #expect(
+        set.stderr == """
+          prefs: error: NSGlobalDomain: no key 'com' or 'com.apple.newkey' in the top level
+          hint: 'com' is not a dictionary here, but keys such as 'com.apple.swipescrolldirection' are: \
+          write 'com\\.apple\\.newkey' to set the key 'com.apple.newkey'
+
+          """, "\(set.stderr)")
+    }
+    #expect(try fixture.global() == before)
+    #expect(try fixture.prefs(["set", "-g", #"com\.apple\.newkey"#, "1"]).status == 0)
+    #expect(try fixture.prefs(["get", "-g", "com.apple.newkey"]).stdout == "1\n")
+  }
+
+  @Test func missingKeysSuggestTheNearestKeyAndTheEscape() throws {
+    let fixture = try Fixture()
+    let typo = try fixture.prefs(["get", "-g", "com.apple.swipescrolldirectoin"])
+    #expect(typo.status == 66)
+    #expect(
+      typo.stderr == """
+        prefs: error: -g: no key 'com' or 'com.apple.swipescrolldirectoin' in the top level
+        hint: did you mean 'com\\.apple\\.swipescrolldirection'?
+        hint: a key with dots in its name is written with \\. ('com\\.apple\\.swipescrolldirectoin')
+
+        """)
+    let short = try fixture.prefs(["get", "-g", "AppleLocal"])
+    #expect(
+      short.stderr == "prefs: error: -g: no key 'AppleLocal' in the top level\nhint: did you mean 'AppleLocale'?\n")
+  }
+
+  @Test func excludePatternsMatchKeyPathsAsTyped() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("g.json")
+    try Data(
+      #"{"com.apple.a": 1, "com.apple.b": {"x": 2}, "com": {"apple": {"c": 3}}, "window": {"w": 4}, "keep": 5}"#.utf8
+    ).write(to: file)
+    for pattern in ["com.apple.*", #"com\.apple\.*"#] {
+      let result = try TestSupport.prefs(["export", file.path, "--format", "json", "--compact", "--exclude", pattern])
+      #expect(result.stdout == #"{"com":{"apple":{}},"keep":5,"window":{"w":4}}"# + "\n", "\(pattern)")
+    }
+    let window = try TestSupport.prefs(["export", file.path, "--format", "json", "--compact", "--exclude", "window.*"])
+    #expect(window.stdout.contains(#""window":{}"#))
+  }
+
+  @Test func indexErrorsReadAlikeInGetSetAndRemove() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("s.json").path
+    try Data(#"{"items": ["a", "b", "c"]}"#.utf8).write(to: URL(fileURLWithPath: file))
+    let range = "(it has 3 items: 0 to 2, or -3 to -1)"
+    for command in [["get", file, "items.7"], ["set", file, "items.7", "x"], ["remove", file, "items.7"]] {
+      let result = try TestSupport.prefs(command)
+      #expect(result.status == 66, "\(command)")
+      #expect(result.stderr == "prefs: error: \(file): no index 7 in items \(range)\n", "\(command)")
+    }
+    for command in [["get", file, "items.x"], ["set", file, "items.x", "x"], ["remove", file, "items.x"]] {
+      let result = try TestSupport.prefs(command)
+      #expect(result.status == 66, "\(command)")
+      #expect(result.stderr == "prefs: error: \(file): 'x' is not an index of items, an array \(range)\n")
+    }
+    // Negative indexes count from the end.
+    #expect(try TestSupport.prefs(["get", file, "items.-1"]).stdout == "c\n")
+    #expect(try TestSupport.prefs(["set", file, "items.-3", "A"]).status == 0)
+    #expect(try TestSupport.prefs(["remove", file, "items.-2"]).status == 0)
+    #expect(
+      try TestSupport.prefs(["convert", file, "--to", "json", "--compact"]).stdout == #"{"items":["A","c"]}"# + "\n")
+  }
+}
+
+/// What a file-first command (`get`, `set`, `remove`, `diff`, `lint`) takes its first
+/// argument for, and what it says when the domain or file is not there.
+@Suite struct FileOrDomainArgumentTests {
+  @Test func aMistypedDomainNamesTheFileLookedForAndTheNearestDomain() throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    _ = try TestSupport.prefs(["write", "com.acme.server", "port", "-int", "80"], store: store)
+    for command in [["read", "com.acme.srever"], ["get", "com.acme.srever", "port"]] {
+      let result = try TestSupport.prefs(command, store: store)
+      #expect(result.status == 66)
+      #expect(
+        result.stderr == """
+          prefs: error: com.acme.srever: no such domain (there is no \(store.path)/com.acme.srever.plist)
+          hint: did you mean 'com.acme.server'?
+          hint: 'prefs domains' lists the domains there are
+
+          """, "\(command)")
+    }
+    let key = try TestSupport.prefs(["get", "com.acme.server", "prot"], store: store)
+    #expect(key.status == 66)
+    #expect(key.stderr == "prefs: error: com.acme.server: no key 'prot' in the top level\nhint: did you mean 'port'?\n")
+  }
+
+  @Test(arguments: ["App.entitlements", "x.mobileconfig", "project.pbxproj", "Settings"])
+  func aBareNameThatIsAFileHereIsAFile(name: String) throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = folder.appendingPathComponent("store")
+    let plist = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict><key>k</key><string>v</string></dict></plist>
+
+      """
+    try Data(plist.utf8).write(to: folder.appendingPathComponent(name))
+    try Data(plist.utf8).write(to: folder.appendingPathComponent("other.plist"))
+    func run(_ arguments: [String]) throws -> TestSupport.ProcessResult {
+      try TestSupport.prefs(arguments, in: folder, store: store)
+    }
+    #expect(try run(["get", name, "k"]).stdout == "v\n")
+    #expect(try run(["lint", name]).status == 0)
+    #expect(try run(["diff", name, "other.plist"]).status == 0)
+    #expect(try run(["set", name, "k", "w"]).status == 0)
+    #expect(try run(["get", name, "k"]).stdout == "w\n")
+    #expect(try run(["diff", name, "other.plist"]).stdout == "~ k: \"w\" -> \"v\"\n")
+    #expect(try run(["remove", name, "k"]).status == 0)
+    // Nothing went to the store.
+    #expect(!FileManager.default.fileExists(atPath: store.path))
+  }
+
+  @Test func jsonInAPlistFileGetsAHintToReadItAsJSON() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("j.plist").path
+    try Data(#"{"a": 1}"#.utf8).write(to: URL(fileURLWithPath: file))
+    let result = try TestSupport.prefs(["get", file, "a"])
+    #expect(result.status == 65)
+    #expect(
+      result.stderr.hasSuffix(
+        "\nhint: the file holds JSON, not a property list: read it with --from json, or rename it to .json\n"))
+    #expect(try TestSupport.prefs(["get", file, "a", "--from", "json"]).stdout == "1\n")
+  }
+}
+
+/// Output options that must not be silently ignored, and `get`'s output.
+@Suite struct OutputAgreementTests {
+  @Test func getPrintsBooleansAsWordsAndTakesTo() throws {
+    let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.plist").path
+    #expect(try TestSupport.prefs(["get", sample, "isAccountPrivate"]).stdout == "true\n")
+    #expect(try TestSupport.prefs(["get", sample, "isAccountPrivate", "--to", "json"]).stdout == "true\n")
+    #expect(try TestSupport.prefs(["get", sample, "ringtone", "--to", "yaml"]).stdout == "Chimes\n")
+    #expect(try TestSupport.prefs(["get", sample, "isAccountPrivate", "--to", "xml"]).stdout.contains("\n<true/>\n"))
+    // read stays as defaults read prints it.
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    _ = try TestSupport.prefs(["write", "d", "b", "-bool", "yes"], store: store)
+    #expect(try TestSupport.prefs(["read", "d", "b"], store: store).stdout == "1\n")
+  }
+
+  @Test func plainAndCompactAreRefusedForOutputOtherThanJSON() throws {
+    let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.plist").path
+    for arguments in [["convert", sample, "--compact"], ["convert", sample, "--to", "xml", "--plain"]] {
+      let result = try TestSupport.prefs(arguments)
+      #expect(result.status == 64, "\(arguments)")
+      #expect(result.stdout == "")
+      #expect(result.stderr.contains("shapes JSON output, and this output is "), "\(result.stderr)")
+    }
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    _ = try TestSupport.prefs(["write", "d", "k", "v"], store: store)
+    let export = try TestSupport.prefs(["export", "d", "--compact"], store: store)
+    #expect(export.status == 64)
+    #expect(export.stderr.hasPrefix("prefs: error: --compact shapes JSON output, and this output is yaml\n"))
+    #expect(
+      try TestSupport.prefs(["export", "d", "--compact", "--format", "json"], store: store).stdout == #"{"k":"v"}"#
+        + "\n")
+  }
+}
