@@ -10,7 +10,7 @@ public struct Format: Sendable, Hashable, CustomStringConvertible {
   public let aliases: [String]
   /// File extensions (without the dot) that select this format.
   public let extensions: [String]
-  /// Whether `prefs` writes this format (OpenStep is read-only).
+  /// Whether `prefs` writes this format.
   public let isWritable: Bool
   /// One line for help text.
   public let summary: String
@@ -52,10 +52,10 @@ public struct Format: Sendable, Hashable, CustomStringConvertible {
     name: "json", aliases: [], extensions: ["json"], isWritable: true,
     summary: "JSON (typed objects for dates, data, non-finite reals and UIDs)",
     sniff: .parses(startingWith: ["{", "["]), codec: JSONCodec())
-  /// OpenStep (old-style ASCII) property list; read only.
+  /// OpenStep (old-style ASCII) property list: Xcode projects, `.strings` files.
   public static let openStep = Format(
-    name: "openstep", aliases: ["ascii"], extensions: [], isWritable: false,
-    summary: "OpenStep property list (read only)", sniff: .openStepShape,
+    name: "openstep", aliases: ["ascii"], extensions: ["pbxproj", "strings"], isWritable: true,
+    summary: "OpenStep property list (Xcode projects, .strings)", sniff: .openStepShape,
     codec: PlistCodec(variant: .openStep))
   /// YAML 1.2 (with ISO 8601 timestamps), written so that YAML 1.1 reads it the same.
   public static let yaml = Format(
