@@ -88,13 +88,17 @@ public struct PlistCodec: FormatCodec {
     guard let first = rest.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }),
       rest[first] == UInt8(ascii: "<")
     else { return .openStep }
-    // `<?xml`, `<!DOCTYPE`, `<plist`: XML; `<0fbd 7712>` or `<>`: OpenStep data.
-    let next = rest.index(after: first) < rest.endIndex ? rest[rest.index(after: first)] : 0
-    switch next {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-      UInt8(ascii: "A")...UInt8(ascii: "F"), UInt8(ascii: ">"), 0x20, 0x09, 0x0A, 0x0D:
-      return .openStep
-    default: return .xml
+    // `<0fbd 7712>` (only hex digits and white space up to `>`) is OpenStep data;
+    // any tag (`<?xml`, `<plist`, `<dict/>`, `<date>`) has another character.
+    for byte in rest[rest.index(after: first)...].prefix(64) {
+      switch byte {
+      case UInt8(ascii: ">"): return .openStep
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+        UInt8(ascii: "A")...UInt8(ascii: "F"), 0x20, 0x09, 0x0A, 0x0D:
+        continue
+      default: return .xml
+      }
     }
+    return .openStep
   }
 }
