@@ -155,8 +155,9 @@ import Testing
       #expect(Self.keys(value) == ["greeting", "zzz", "aaa"])
       #expect(value.dictionaryValue?["greeting"] == .string("Grüß dich 👋"))
       #expect(value == (try Self.foundationRead(data)))
-      // Through the format table, by extension.
+      // Through the format table, by extension and by content.
       #expect(try Format.read(data, path: "Localizable.strings").value == value)
+      #expect(try Format.read(data).format == .openStep)
       // The text the source map counts in is the UTF-8 transcoding.
       let (utf8, found) = try OpenStepReader.text(of: data)
       #expect(String(decoding: utf8, as: UTF8.self) == text)

@@ -157,10 +157,21 @@ extension Format {
   }
 
   /// The first few hundred bytes as text, without a byte order mark or leading white space.
+  /// UTF-16 with a byte order mark (as `.strings` files often are) is decoded as such.
   private static func leadingText(_ data: Data) -> Substring {
     var bytes = data.prefix(512)
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-    let text = String(decoding: bytes, as: UTF8.self)
+    let text: String
+    if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+      let bigEndian = bytes.first == 0xFE
+      let pairs = stride(from: bytes.startIndex + 2, to: bytes.endIndex - 1, by: 2)
+      let units = pairs.map { k in
+        bigEndian ? UInt16(bytes[k]) << 8 | UInt16(bytes[k + 1]) : UInt16(bytes[k + 1]) << 8 | UInt16(bytes[k])
+      }
+      text = String(decoding: units, as: UTF16.self)
+    } else {
+      if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+      text = String(decoding: bytes, as: UTF8.self)
+    }
     return text.drop(while: { $0.isWhitespace })
   }
 
