@@ -37,7 +37,7 @@ struct OpenStepWriter {
   }
 
   mutating func write(_ value: PrefValue) throws {
-    try Self.check(value, path: [])
+    try Self.check(value)
     if case .dictionary(let root) = value, let objects = Self.projectObjects(root) {
       comments = XcodeComments.comments(for: objects, root: root, projectName: projectName)
       try out.write(Array("// !$*UTF8*$!\n".utf8))
@@ -58,13 +58,26 @@ struct OpenStepWriter {
   }
 
   /// Refuses the first value OpenStep cannot hold, naming its key path.
-  static func check(_ value: PrefValue, path: [PrefKeyPath.Component]) throws {
+  static func check(_ value: PrefValue) throws {
+    var path: [PrefKeyPath.Component] = []
+    try check(value, path: &path)
+  }
+
+  private static func check(_ value: PrefValue, path: inout [PrefKeyPath.Component]) throws {
     switch value {
     case .string, .data: return
     case .array(let items):
-      for (index, item) in items.enumerated() { try check(item, path: path + [.index(index)]) }
+      for (index, item) in items.enumerated() {
+        path.append(.index(index))
+        try check(item, path: &path)
+        path.removeLast()
+      }
     case .dictionary(let dictionary):
-      for (key, item) in dictionary { try check(item, path: path + [.key(key)]) }
+      for (key, item) in dictionary {
+        path.append(.key(key))
+        try check(item, path: &path)
+        path.removeLast()
+      }
     default:
       throw PrefsError(
         .badInput, "\(value.kind.rawValue) at \(plistPath(path)) has no OpenStep form",
@@ -156,7 +169,7 @@ struct OpenStepWriter {
       if !oneLine { try indent(depth) }
       try out.write(UInt8(ascii: "}"))
     default:
-      // ``check(_:path:)`` has refused every other kind before writing began.
+      // ``check(_:)`` has refused every other kind before writing began.
       preconditionFailure("OpenStepWriter.check lets only strings, data, arrays and dictionaries through")
     }
   }
