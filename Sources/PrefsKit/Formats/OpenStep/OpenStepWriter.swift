@@ -40,7 +40,7 @@ struct OpenStepWriter {
     try Self.check(value)
     if case .dictionary(let root) = value, let objects = Self.projectObjects(root) {
       comments = XcodeComments.comments(for: objects, root: root, projectName: projectName)
-      try out.write(Array("// !$*UTF8*$!\n".utf8))
+      try out.write(literal: "// !$*UTF8*$!\n")
       try writeProject(sortKeys ? root.sortedByKey() : root, objects: objects)
     } else {
       try self.value(value, depth: 0, key: nil, oneLine: false)
@@ -95,13 +95,13 @@ struct OpenStepWriter {
     for (key, item) in root {
       try indent(1)
       try string(key)
-      try out.write(Array(" = ".utf8))
+      try out.write(literal: " = ")
       if key == "objects" {
         try writeObjects(objects)
       } else {
         try value(item, depth: 1, key: key, oneLine: false)
       }
-      try out.write(Array(";\n".utf8))
+      try out.write(literal: ";\n")
     }
     try out.write(UInt8(ascii: "}"))
   }
@@ -113,7 +113,7 @@ struct OpenStepWriter {
       let isa = entry.value.dictionaryValue?["isa"]?.stringValue ?? ""
       sections[isa, default: []].append(entry)
     }
-    try out.write(Array("{\n".utf8))
+    try out.write(literal: "{\n")
     for isa in sections.keys.sorted(by: PrefDictionary.codePointOrder) {
       try out.write(Array("\n/* Begin \(isa) section */\n".utf8))
       let oneLine = isa == "PBXBuildFile" || isa == "PBXFileReference"
@@ -121,9 +121,9 @@ struct OpenStepWriter {
         try indent(2)
         try string(id)
         try annotation(for: id)
-        try out.write(Array(" = ".utf8))
+        try out.write(literal: " = ")
         try value(object, depth: 2, key: nil, oneLine: oneLine)
-        try out.write(Array(";\n".utf8))
+        try out.write(literal: ";\n")
       }
       try out.write(Array("/* End \(isa) section */\n".utf8))
     }
@@ -133,7 +133,9 @@ struct OpenStepWriter {
 
   private func annotation(for id: String) throws {
     guard let comment = comments[id] else { return }
-    try out.write(Array(" /* \(comment) */".utf8))
+    try out.write(literal: " /* ")
+    try out.write(comment)
+    try out.write(literal: " */")
   }
 
   // MARK: Values
@@ -152,7 +154,7 @@ struct OpenStepWriter {
       for item in items {
         if !oneLine { try indent(depth + 1) }
         try self.value(item, depth: depth + 1, key: nil, oneLine: oneLine)
-        try out.write(Array(oneLine ? ", ".utf8 : ",\n".utf8))
+        try out.write(literal: oneLine ? ", " : ",\n")
       }
       if !oneLine { try indent(depth) }
       try out.write(UInt8(ascii: ")"))
@@ -162,9 +164,9 @@ struct OpenStepWriter {
       for (itemKey, item) in sortKeys ? dictionary.sortedByKey() : dictionary {
         if !oneLine { try indent(depth + 1) }
         try string(itemKey)
-        try out.write(Array(" = ".utf8))
+        try out.write(literal: " = ")
         try self.value(item, depth: depth + 1, key: itemKey, oneLine: oneLine)
-        try out.write(Array(oneLine ? "; ".utf8 : ";\n".utf8))
+        try out.write(literal: oneLine ? "; " : ";\n")
       }
       if !oneLine { try indent(depth) }
       try out.write(UInt8(ascii: "}"))
@@ -179,8 +181,10 @@ struct OpenStepWriter {
   }
 
   /// `<0fbd7712 0102>`: lower-case hex, a space after every four bytes.
+  private static let hexDigits = Array("0123456789abcdef".utf8)
+
   private func data(_ data: Data) throws {
-    let digits = Array("0123456789abcdef".utf8)
+    let digits = Self.hexDigits
     var text = [UInt8(ascii: "<")]
     text.reserveCapacity(data.count * 2 + data.count / 4 + 2)
     for (n, byte) in data.enumerated() {
