@@ -350,6 +350,47 @@ import Testing
     }
   }
 
+  /// Small documents with every construct, for mutation.
+  static let seeds = [
+    "// !$*UTF8*$!\n{\n\ta = \"x\\ny\\U00e9\\101\";\n\tb = (1, 'two', <0f bd>, );\n\tc = {d = e; f;};\n}\n",
+    "/* c */ \"k\" = \"v\";\n\"j\";\nbare = word; // end\n",
+    "( a, \"b c\", <01>, { k = v; }, (), {} )",
+    "{ \"é\" = \"ü 👋\"; s = a//b; t = /x; u = \"\\UD83D\\UDE00\"; }",
+  ]
+
+  @Test func mutatedDocumentsAreReadAsFoundationReadsThemOrRefusedWithAPosition() throws {
+    var generator = Generator(state: 7)
+    let interesting = Array("{}();=,<>\"'\\/* \n\r\tax09U".utf8) + [0x00, 0xC3, 0xA9, 0x80, 0xE2]
+    var accepted = 0
+    for round in 0..<3000 {
+      var bytes = Array(Self.seeds[round % Self.seeds.count].utf8)
+      for _ in 0..<Int.random(in: 1...3, using: &generator) {
+        let at = Int.random(in: 0..<bytes.count, using: &generator)
+        switch Int.random(in: 0..<4, using: &generator) {
+        case 0: bytes[at] = interesting.randomElement(using: &generator)!
+        case 1: bytes.insert(interesting.randomElement(using: &generator)!, at: at)
+        case 2: if bytes.count > 1 { bytes.remove(at: at) }
+        default: bytes.removeSubrange(at...)
+        }
+        if bytes.isEmpty { bytes = [UInt8(ascii: " ")] }
+      }
+      let data = Data(bytes)
+      do {
+        let value = try OpenStepReader.read(data)
+        accepted += 1
+        // What this reader accepts, CF reads to the same value, and the writer holds.
+        #expect(try Self.foundationRead(data) == value, "\(String(decoding: data, as: UTF8.self))")
+        #expect(try OpenStepReader.read(Self.codec.encode(value)) == value)
+      } catch let error as PrefsError {
+        guard case .lineColumn(let line, let column)? = error.position, line >= 1, column >= 1 else {
+          Issue.record("no position: \(error) for \(String(decoding: data, as: UTF8.self))")
+          continue
+        }
+      }
+    }
+    #expect(accepted > 300, "too few mutations were valid documents to compare: \(accepted)")
+  }
+
   // MARK: Writing
 
   /// Strings that stress quoting and escaping.
