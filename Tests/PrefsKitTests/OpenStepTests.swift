@@ -267,6 +267,9 @@ import Testing
     shallow.maxDepth = 2
     Self.expectError("{ a = { b = { c = d; }; }; }", line: 1, column: 13, "nesting deeper than 2", options: shallow)
     #expect(try Self.read("{ a = { b = c; }; }", options: shallow).kind == .dictionary)
+    // A brace-less .strings list counts as one level, as its braced form does.
+    Self.expectError("a = { b = { c = d; }; };", line: 1, column: 11, "nesting deeper than 2", options: shallow)
+    #expect(try Self.read("a = { b = c; };", options: shallow).kind == .dictionary)
     var small = ReadOptions()
     small.maxInputBytes = 8
     let error = #expect(throws: PrefsError.self) { try Self.read("{ a = bcdefgh; }", options: small) }

@@ -130,6 +130,8 @@ struct OpenStepReader {
         return .string(string)
       }
       i = first
+      // The list is the root dictionary: one level, as if it had braces.
+      try enter()
       map?.open(start: first)
       let dictionary = try parseEntries(closing: nil, openedAt: first)
       map?.close(end: entriesEnd)
