@@ -41,7 +41,7 @@ seed() {
     yaml) exts="yaml yml" ;;
     binary) exts="bplist binary" ;;
     xml) exts="plist xml" ;;
-    openstep) exts="strings openstep ascii txt plist" ;;
+    openstep) exts="pbxproj strings openstep ascii txt plist" ;;
     *) exts="json yaml yml plist xml bplist" ;;
   esac
   for ext in $exts; do

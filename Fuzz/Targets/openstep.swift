@@ -2,12 +2,12 @@ import Foundation
 
 @testable import PrefsKit
 
-/// OpenStep plists through Foundation's reader: whatever it accepts converts to the
-/// model, re-encodes and re-reads equal.
+/// OpenStep plists through the native reader: whatever it accepts re-encodes (as
+/// OpenStep too) and re-reads equal.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOpenStep(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
   RoundTrip.run(bytes, count) { data in
-    (try FoundationPlistReader.read(data, isXML: false, maxDepth: ReadOptions().maxDepth), .openStep)
+    (try OpenStepReader.read(data), .openStep)
   }
   return 0
 }

@@ -28,7 +28,10 @@ import Testing
       }
     }
     for folder in ["plist/fixtures", "plist/real-world", "xcode"] {
-      for url in TestSupport.files(in: corpus.appendingPathComponent(folder)) { add(url, .xml) }
+      for url in TestSupport.files(in: corpus.appendingPathComponent(folder)) {
+        guard let data = try? Data(contentsOf: url), let format = Format.detect(data, path: url.path) else { continue }
+        add(url, format)
+      }
     }
     for url in TestSupport.files(in: corpus.appendingPathComponent("json-test-suite/test_parsing"))
     where url.lastPathComponent.hasPrefix("y_") {
@@ -64,8 +67,10 @@ import Testing
     }
   }
 
-  static func otherType(_ value: PrefValue) -> PrefValue {
-    switch value {
+  static func otherType(_ value: PrefValue, in format: Format) -> PrefValue {
+    // OpenStep holds only strings, data, arrays and dictionaries.
+    if format == .openStep { return value.kind == .string ? .data(Data("other".utf8)) : .string("other") }
+    return switch value {
     case .string: .integer(42)
     case .integer: .string("42")
     case .bool(let b): .string(b ? "true" : "false")
@@ -75,7 +80,8 @@ import Testing
 
   /// One seeded edit of `value`: the new value and the path of the node it touches
   /// (for an insertion, the container).
-  static func edit(_ value: PrefValue, _ kind: Edit, using rng: inout SeededGenerator) throws -> (PrefValue, [String])?
+  static func edit(_ value: PrefValue, _ kind: Edit, in format: Format, using rng: inout SeededGenerator) throws
+    -> (PrefValue, [String])?
   {
     let all = nodes(value)
     func pick(_ matching: (PrefValue) -> Bool) -> (path: [String], value: PrefValue)? {
@@ -92,15 +98,16 @@ import Testing
       guard let target = pick({ $0.arrayValue == nil && $0.dictionaryValue == nil }), !target.path.isEmpty else {
         return nil
       }
-      return (try value.setting(otherType(target.value), at: target.path), target.path)
+      return (try value.setting(otherType(target.value, in: format), at: target.path), target.path)
     case .remove:
       guard let target = pick({ _ in true }), !target.path.isEmpty else { return nil }
       return (try value.removing(at: target.path), Array(target.path.dropLast()))
     case .addKey:
       guard let target = pick({ $0.dictionaryValue != nil }) else { return nil }
+      // OpenStep holds only strings, data, arrays and dictionaries.
+      let number: PrefValue = format == .openStep ? .string("1") : .integer(1)
       let new: PrefValue =
-        rng.next() % 2 == 0
-        ? .string("added value") : .dictionary(["inner": .integer(1), "list": .array([.real(0.5)])])
+        rng.next() % 2 == 0 ? .string("added value") : .dictionary(["inner": number, "list": .array([number])])
       return (try value.setting(new, at: target.path + ["prefsAdded"]), target.path)
     case .append:
       guard let target = pick({ $0.arrayValue != nil }), let items = target.value.arrayValue else { return nil }
@@ -133,7 +140,8 @@ import Testing
       let mapped = try #require(try TextDocument(document.data, format: document.format))
       for (k, kind) in Edit.allCases.enumerated() {
         var rng = SeededGenerator(state: UInt64(fileIndex * 16 + k))
-        guard let (expected, touched) = try Self.edit(mapped.value, kind, using: &rng) else { continue }
+        guard let (expected, touched) = try Self.edit(mapped.value, kind, in: document.format, using: &rng)
+        else { continue }
         edits += 1
         let patch = try mapped.patched(to: expected)
         let label = "\(document.name) \(kind) at \(touched.joined(separator: "."))"
@@ -172,6 +180,7 @@ import Testing
     // The YAML test suite is made of corner cases (anchors redefined, compact nested
     // sequences, tags everywhere); real files are patched.
     let real = wholeRewrites.filter { !$0.hasPrefix("/yaml-test-suite/") }
+    #expect(documents.contains { $0.format == .openStep }, "no Xcode project was edited")
     #expect(real.count * 100 <= edits, "more than 1% of the edits of real files rewrote the whole document")
     #expect(wholeRewrites.count * 100 <= edits * 6, "more than 6% of the edits rewrote the whole document")
   }
@@ -208,7 +217,7 @@ import Testing
     while line > 0 {
       let lines = Self.lines(Data(text))
       let previous = String(decoding: lines[line - 1], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-      guard previous.hasPrefix("#") || previous.hasPrefix("<!--") else { break }
+      guard previous.hasPrefix("#") || previous.hasPrefix("<!--") || previous.hasPrefix("//") else { break }
       line -= 1
     }
     let end = text[..<min(span.value.upperBound, text.count)].filter { $0 == 0x0A }.count + 1

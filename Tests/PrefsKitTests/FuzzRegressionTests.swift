@@ -30,7 +30,7 @@ import Testing
         var reader = XMLPlistReader(data, maxDepth: ReadOptions().maxDepth)
         return try reader.read()
       }()
-    case "openstep": try FoundationPlistReader.read(data, isXML: false, maxDepth: ReadOptions().maxDepth)
+    case "openstep": try OpenStepReader.read(data)
     default: try Format.read(data).value
     }
   }

@@ -1118,23 +1118,25 @@ import Testing
     #expect(try Self.foundationRead(Data(text.utf8)) == value)
   }
 
-  @Test func openStepIsReadButNeverWritten() throws {
+  @Test func openStepIsReadAndWrittenNatively() throws {
     let value = try Self.xml.decode(
       Data(#"{ name = "Chimes"; list = (a, b); blob = <0102>; }"#.utf8))
     #expect(
       value
         == .dictionary([
-          "blob": .data(Data([1, 2])), "list": .array([.string("a"), .string("b")]),
-          "name": .string("Chimes"),
+          "name": .string("Chimes"), "list": .array([.string("a"), .string("b")]),
+          "blob": .data(Data([1, 2])),
         ]))
-    let error = #expect(throws: PrefsError.self) {
-      try PlistCodec(variant: .openStep).encode(value)
-    }
-    #expect(error?.message.contains("read only") == true)
+    #expect(value.dictionaryValue?.keys == ["name", "list", "blob"])
+    let text = try PlistCodec(variant: .openStep).encode(value)
+    #expect(
+      String(decoding: text, as: UTF8.self)
+        == "{\n\tname = Chimes;\n\tlist = (\n\t\ta,\n\t\tb,\n\t);\n\tblob = <0102>;\n}\n")
+    #expect(try Self.foundationRead(text) == value)
     let broken = #expect(throws: PrefsError.self) {
       try Self.xml.decode(Data("{ a = b \n c = d; }".utf8))
     }
-    #expect(broken?.position != nil)
+    #expect(broken?.position == .lineColumn(line: 1, column: 8))
   }
 
   // MARK: Hostile binaries

@@ -289,4 +289,57 @@ import Testing
     #expect(try patch("a: 1\nb: 2", .yaml, remove("b")) == "a: 1")
     #expect(try patch("{\n  \"a\": 1\n}", .json, set("b", .integer(2))) == "{\n  \"a\": 1,\n  \"b\": 2\n}")
   }
+
+  // MARK: OpenStep
+
+  let project = """
+    // !$*UTF8*$!
+    {
+    \tarchiveVersion = 1;
+    \tobjects = {
+
+    /* Begin PBXBuildFile section */
+    \t\tA1 /* a.swift in Sources */ = {isa = PBXBuildFile; fileRef = B1 /* a.swift */; };
+    /* End PBXBuildFile section */
+    \t};
+    \tobjectVersion = 56;
+    \tlist = (
+    \t\tone,
+    \t\t"two words",
+    \t);
+    }
+
+    """
+
+  @Test func openStepScalarAndTheCommentsAroundIt() throws {
+    #expect(
+      try patch(project, .openStep, set("objectVersion", .string("77")))
+        == project.replacingOccurrences(of: "objectVersion = 56;", with: "objectVersion = 77;"))
+    #expect(
+      try patch(project, .openStep, set("objects.A1.fileRef", .string("B2")))
+        == project.replacingOccurrences(of: "fileRef = B1 /* a.swift */;", with: "fileRef = B2 /* a.swift */;"))
+  }
+
+  @Test func openStepEntriesKeepXcodesLayout() throws {
+    #expect(
+      try patch(project, .openStep, set("list.2", .string("three")))
+        == project.replacingOccurrences(of: "\t\t\"two words\",\n", with: "\t\t\"two words\",\n\t\tthree,\n"))
+    #expect(
+      try patch(project, .openStep, remove("list.0")) == project.replacingOccurrences(of: "\t\tone,\n", with: ""))
+    #expect(
+      try patch(project, .openStep, set("newKey", .string("a-b")))
+        == project.replacingOccurrences(of: "\t);\n}", with: "\t);\n\tnewKey = \"a-b\";\n}"))
+    // One-line objects stay on one line.
+    #expect(
+      try patch(project, .openStep, set("objects.A1.settings", .dictionary(["ATTRIBUTES": .array([.string("Weak")])])))
+        == project.replacingOccurrences(
+          of: "fileRef = B1 /* a.swift */; };",
+          with: "fileRef = B1 /* a.swift */; settings = {ATTRIBUTES = (Weak, ); }; };"))
+  }
+
+  @Test func openStepRefusesWhatItCannotHoldAndWritesNothing() throws {
+    let document = try #require(try TextDocument(Data(project.utf8), format: .openStep))
+    let value = try document.value.setting(.integer(77), at: ["objectVersion"])
+    #expect(throws: PrefsError.self) { try document.patched(to: value) }
+  }
 }

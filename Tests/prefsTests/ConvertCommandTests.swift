@@ -91,13 +91,7 @@ import Testing
   @Test func unknownFormatIsAUsageError() throws {
     let result = try TestSupport.prefs(["convert", "-", "--to", "toml"], input: Data("{}".utf8))
     #expect(result.status == 64)
-    #expect(result.stderr == "prefs: error: unknown format 'toml'\nhint: formats: binary, xml, json, yaml\n")
-  }
-
-  @Test func openStepCannotBeWritten() throws {
-    let result = try TestSupport.prefs(["convert", "-", "--to", "openstep"], input: Data("{}".utf8))
-    #expect(result.status == 64)
-    #expect(result.stderr.hasPrefix("prefs: error: openstep can be read but not written\n"))
+    #expect(result.stderr == "prefs: error: unknown format 'toml'\nhint: formats: binary, xml, json, openstep, yaml\n")
   }
 
   @Test func usageErrorsShowTheUsageLineAndExit64() throws {

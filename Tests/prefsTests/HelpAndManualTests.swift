@@ -154,7 +154,9 @@ import Testing
     environment["PREFS_DEFAULTS_DIR"] = store.path
     environment["PATH"] = TestSupport.prefsBinary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
     let result = try TestSupport.run(bash, ["-c", driver], environment: environment)
-    #expect(result.stdout == "convert\nbinary binary1 bplist xml xml1 json yaml yml\n--format\ncom.example.app\n")
+    #expect(
+      result.stdout
+        == "convert\nbinary binary1 bplist xml xml1 json openstep ascii yaml yml\n--format\ncom.example.app\n")
   }
 }
 

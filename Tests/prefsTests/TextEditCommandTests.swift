@@ -207,4 +207,20 @@ import Testing
     }
     #expect(edited >= 40)
   }
+
+  @Test(.enabled(if: TestSupport.corpus("xcode") != nil, "the corpus at ../shared/corpus is absent"))
+  func anXcodeProjectStaysOpenStepAndChangesOneLine() throws {
+    let corpus = try #require(TestSupport.corpus("xcode"))
+    let folder = try TestFolder()
+    let original = try Data(contentsOf: corpus.appendingPathComponent("SnapKit-d4cb974.pbxproj"))
+    try original.write(to: folder.url.appendingPathComponent("project.pbxproj"))
+    let result = try TestSupport.prefs(["set", "project.pbxproj", "objectVersion", "77"], in: folder.url)
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    let old = String(decoding: original, as: UTF8.self).components(separatedBy: "\n")
+    let new = try folder.read("project.pbxproj").components(separatedBy: "\n")
+    #expect(old.count == new.count)
+    #expect(zip(old, new).filter { $0 != $1 }.map(\.1) == ["\tobjectVersion = 77;"])
+    #expect(try TestSupport.prefs(["get", "project.pbxproj", "objectVersion"], in: folder.url).stdout == "77\n")
+  }
 }

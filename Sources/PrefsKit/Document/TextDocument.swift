@@ -31,6 +31,7 @@ public struct TextDocument: Sendable {
     case .yaml: YAMLSyntax()
     case .json: JSONSyntax()
     case .xml: XMLSyntax()
+    case .openStep: OpenStepSyntax()
     default: nil
     }
   }
@@ -145,7 +146,7 @@ public struct TextDocument: Sendable {
   }
 
   /// The indentation a document without any uses: what the format's writer uses.
-  private var defaultIndent: [UInt8] { format == .xml ? [0x09] : [0x20, 0x20] }
+  private var defaultIndent: [UInt8] { format == .xml || format == .openStep ? [0x09] : [0x20, 0x20] }
 
   /// Above this size, a document patched inside some of its root's entries is checked
   /// by reading those entries' new text alone, not the whole document again.

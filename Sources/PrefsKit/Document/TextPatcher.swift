@@ -184,6 +184,11 @@ struct TextPatcher {
     let afterIndicator = !leadingBlank && syntax.isIndicatorPrefix(text[lineStart..<start])
     let valueEnd = node.value.upperBound
     var j = text.skippingBlanks(from: valueEnd)
+    // Xcode names a referenced object in a comment between the value and its `;`.
+    if separator != nil, let length = syntax.commentLength(at: j, in: text) {
+      let after = text.skippingBlanks(from: j + length)
+      if after < text.count, text[after] == separator!.byte { j = after }
+    }
     var separatorAt: Int?
     if let separator, j < text.count, text[j] == separator.byte {
       separatorAt = j
@@ -293,6 +298,9 @@ struct TextPatcher {
           out += sibling.indent + entry
           if let separator, separator.trailing || !isLast { out.append(separator.byte) }
           out += layout.lineEnd
+        } else if group.after != nil, let separator, separator.trailing, all[group.after!]!.separator != nil {
+          // After the sibling's own `;`: the new entry brings its own.
+          out += [0x20] + entry + [separator.byte]
         } else if group.after != nil {
           if let separator { out.append(separator.byte) }
           out.append(0x20)
@@ -313,8 +321,9 @@ struct TextPatcher {
             out = layout.lineEnd + out.dropLast(layout.lineEnd.count)
           }
         } else {
-          // After the value: the separator written before the new entry keeps the old one.
-          position = b.valueEnd
+          // After the value, the new entry taking the separator before it (the old one
+          // then follows it); or after a separator every entry ends with.
+          position = separator?.trailing == true ? b.separator.map { $0 + 1 } ?? b.valueEnd : b.valueEnd
         }
       } else {
         position = byLines ? sibling.lines!.lowerBound : sibling.start

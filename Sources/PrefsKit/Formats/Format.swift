@@ -10,7 +10,7 @@ public struct Format: Sendable, Hashable, CustomStringConvertible {
   public let aliases: [String]
   /// File extensions (without the dot) that select this format.
   public let extensions: [String]
-  /// Whether `prefs` writes this format (OpenStep is read-only).
+  /// Whether `prefs` writes this format.
   public let isWritable: Bool
   /// One line for help text.
   public let summary: String
@@ -52,10 +52,10 @@ public struct Format: Sendable, Hashable, CustomStringConvertible {
     name: "json", aliases: [], extensions: ["json"], isWritable: true,
     summary: "JSON (typed objects for dates, data, non-finite reals and UIDs)",
     sniff: .parses(startingWith: ["{", "["]), codec: JSONCodec())
-  /// OpenStep (old-style ASCII) property list; read only.
+  /// OpenStep (old-style ASCII) property list: Xcode projects, `.strings` files.
   public static let openStep = Format(
-    name: "openstep", aliases: ["ascii"], extensions: [], isWritable: false,
-    summary: "OpenStep property list (read only)", sniff: .openStepShape,
+    name: "openstep", aliases: ["ascii"], extensions: ["pbxproj", "strings"], isWritable: true,
+    summary: "OpenStep property list (Xcode projects, .strings)", sniff: .openStepShape,
     codec: PlistCodec(variant: .openStep))
   /// YAML 1.2 (with ISO 8601 timestamps), written so that YAML 1.1 reads it the same.
   public static let yaml = Format(
@@ -185,10 +185,21 @@ extension Format {
   }
 
   /// The first few hundred bytes as text, without a byte order mark or leading white space.
+  /// UTF-16 with a byte order mark (as `.strings` files often are) is decoded as such.
   private static func leadingText(_ data: Data) -> Substring {
     var bytes = data.prefix(512)
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-    let text = String(decoding: bytes, as: UTF8.self)
+    let text: String
+    if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+      let bigEndian = bytes.first == 0xFE
+      let pairs = stride(from: bytes.startIndex + 2, to: bytes.endIndex - 1, by: 2)
+      let units = pairs.map { k in
+        bigEndian ? UInt16(bytes[k]) << 8 | UInt16(bytes[k + 1]) : UInt16(bytes[k + 1]) << 8 | UInt16(bytes[k])
+      }
+      text = String(decoding: units, as: UTF16.self)
+    } else {
+      if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+      text = String(decoding: bytes, as: UTF8.self)
+    }
     return text.drop(while: { $0.isWhitespace })
   }
 

@@ -2,6 +2,8 @@ import Foundation
 
 /// Reads XML and OpenStep property lists through `PropertyListSerialization` (the
 /// reference reader) and converts its `Any` tree to a ``PrefValue`` exactly.
+/// ``PlistCodec`` sends it only XML in encodings other than UTF-8; OpenStep is read
+/// by ``OpenStepReader``, and tests use this reader as the reference for both.
 ///
 /// What this Foundation does that the conversion has to undo or work around:
 /// - `is Bool` and `as? Bool` succeed for the numbers 0 and 1 (and even 1.0); a

@@ -6,7 +6,7 @@ public enum PlistVariant: Sendable {
   case xml
   /// Binary (`bplist00`).
   case binary
-  /// OpenStep (old-style ASCII); read only.
+  /// OpenStep (old-style ASCII), in Xcode's layout.
   case openStep
 }
 
@@ -15,9 +15,8 @@ public enum PlistVariant: Sendable {
 /// Reading sniffs the content whatever the variant: `bplist` goes to the native
 /// binary reader (positions as byte offsets, cycles refused), text starting with
 /// `<` to the native XML reader (or `PropertyListSerialization` when it is not
-/// UTF-8), anything else to `PropertyListSerialization` as OpenStep.
-/// Writing is native for XML and binary; OpenStep is refused (Foundation crashes
-/// writing it, and `prefs` treats it as read-only).
+/// UTF-8), anything else to the native OpenStep reader. Writing is native for all
+/// three (Foundation crashes writing OpenStep on Linux).
 public struct PlistCodec: FormatCodec {
   /// The variant ``write(_:to:options:warnings:)`` produces.
   public let variant: PlistVariant
@@ -43,11 +42,12 @@ public struct PlistCodec: FormatCodec {
       var reader = XMLPlistReader(data, maxDepth: options.maxDepth)
       return try reader.read()
     case .openStep:
-      return try FoundationPlistReader.read(data, isXML: false, maxDepth: options.maxDepth)
+      return try OpenStepReader.read(data, options: options)
     }
   }
 
-  /// Writes `value` as ``variant``; OpenStep is refused.
+  /// Writes `value` as ``variant``; OpenStep refuses values it cannot hold (numbers,
+  /// bools, dates, UIDs) with their key path.
   public func write(
     _ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings
   ) throws {
@@ -59,19 +59,46 @@ public struct PlistCodec: FormatCodec {
       var binary = BinaryPlistWriter(sortKeys: options.sortKeys)
       try binary.write(value, to: writer)
     case .openStep:
-      throw PrefsError(
-        .usage, "OpenStep property lists are read only; write xml or binary instead",
-        hints: ["Foundation cannot write the OpenStep format on this platform"])
+      var openStep = OpenStepWriter(to: writer, sortKeys: options.sortKeys)
+      try openStep.write(value)
     }
   }
 
   /// The variant `data` is in, judged from its first bytes: the `bplist` magic, else
-  /// `<` after an optional byte order mark and white space, else OpenStep.
+  /// `<` after an optional byte order mark and white space (but not an OpenStep
+  /// `<0fbd …>` data value), else OpenStep. UTF-16 text is judged by its first character.
   static func sniff(_ data: Data) -> PlistVariant {
     if data.starts(with: BinaryPlistReader.magic) { return .binary }
     var rest = data[...]
-    if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
-    let first = rest.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) })
-    return first == UInt8(ascii: "<") ? .xml : .openStep
+    if rest.starts(with: [0xEF, 0xBB, 0xBF]) {
+      rest = rest.dropFirst(3)
+    } else if rest.starts(with: [0xFF, 0xFE]) || rest.starts(with: [0xFE, 0xFF]) {
+      // Keep the byte of each UTF-16 unit that holds ASCII; a zero stands in for the rest.
+      let bigEndian = rest.first == 0xFE
+      rest = rest.dropFirst(2)
+      var ascii = [UInt8]()
+      var k = rest.startIndex
+      while k + 1 < rest.endIndex, ascii.count < 16 {
+        let (high, low) = bigEndian ? (rest[k], rest[k + 1]) : (rest[k + 1], rest[k])
+        ascii.append(high == 0 && low < 0x80 ? low : 0)
+        k += 2
+      }
+      rest = Data(ascii)[...]
+    }
+    guard let first = rest.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }),
+      rest[first] == UInt8(ascii: "<")
+    else { return .openStep }
+    // `<0fbd 7712>` (only hex digits and white space up to `>`) is OpenStep data;
+    // any tag (`<?xml`, `<plist`, `<dict/>`, `<date>`) has another character.
+    for byte in rest[rest.index(after: first)...].prefix(64) {
+      switch byte {
+      case UInt8(ascii: ">"): return .openStep
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+        UInt8(ascii: "A")...UInt8(ascii: "F"), 0x20, 0x09, 0x0A, 0x0D:
+        continue
+      default: return .xml
+      }
+    }
+    return .openStep
   }
 }
