@@ -43,24 +43,26 @@ import Testing
   }
 
   @Test func untypedTextKeepsAnExistingKeysType() throws {
-    #expect(try ValueText.parseUntyped("false", existing: .bool(true)).0 == .bool(false))
-    #expect(try ValueText.parseUntyped("1024", existing: .integer(800)).0 == .integer(1024))
-    #expect(try ValueText.parseUntyped("3", existing: .real(0.5)).0 == .real(3))
-    #expect(try ValueText.parseUntyped("false", existing: .string("x")).0 == .string("false"))
+    #expect(try ValueText.parseUntyped("false", existing: .bool(true), key: "k").0 == .bool(false))
+    #expect(try ValueText.parseUntyped("1024", existing: .integer(800), key: "k").0 == .integer(1024))
+    #expect(try ValueText.parseUntyped("3", existing: .real(0.5), key: "k").0 == .real(3))
+    #expect(try ValueText.parseUntyped("false", existing: .string("x"), key: "k").0 == .string("false"))
     #expect(
-      try ValueText.parseUntyped("2024-01-02T03:04:05Z", existing: .date(Date(timeIntervalSince1970: 0))).0
+      try ValueText.parseUntyped("2024-01-02T03:04:05Z", existing: .date(Date(timeIntervalSince1970: 0)), key: "k").0
         == .date(Date(timeIntervalSince1970: 1_704_164_645)))
-    let refused = #expect(throws: PrefsError.self) { try ValueText.parseUntyped("maybe", existing: .bool(true)) }
-    #expect(refused?.message == "'maybe' is not a bool, and the key holds a bool")
+    let refused = #expect(throws: PrefsError.self) {
+      try ValueText.parseUntyped("maybe", existing: .bool(true), key: "k")
+    }
+    #expect(refused?.message == "'maybe' is not a bool, and 'k' holds a bool")
     #expect(refused?.hints.first?.contains("-string maybe") == true)
-    #expect(throws: PrefsError.self) { try ValueText.parseUntyped("x", existing: .array([])) }
+    #expect(throws: PrefsError.self) { try ValueText.parseUntyped("x", existing: .array([]), key: "k") }
   }
 
   @Test func untypedTextForANewKeyIsAStringWithAWarningWhenItLooksTyped() throws {
-    #expect(try ValueText.parseUntyped("Chimes", existing: nil) == (.string("Chimes"), nil))
-    let number = try ValueText.parseUntyped("1024", existing: nil)
+    #expect(try ValueText.parseUntyped("Chimes", existing: nil, key: "k") == (.string("Chimes"), nil))
+    let number = try ValueText.parseUntyped("1024", existing: nil, key: "k")
     #expect(number.0 == .string("1024"))
-    #expect(number.warning == "stored '1024' as a string; -int 1024 stores it as an integer")
-    #expect(try ValueText.parseUntyped("false", existing: nil).warning?.contains("-bool false") == true)
+    #expect(number.warning == "stored '1024' at 'k' as a string; -int 1024 stores an integer")
+    #expect(try ValueText.parseUntyped("false", existing: nil, key: "k").warning?.contains("-bool false") == true)
   }
 }

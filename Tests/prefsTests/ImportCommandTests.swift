@@ -46,3 +46,49 @@ import Testing
     #expect(result.stdout == "# com.a\n~ k: \"1\" -> \"2\"\n# com.b\n+ x: true\n")
   }
 }
+
+/// `write` and `set` without a type never change a key's type silently.
+@Suite struct UntypedValueCommandTests {
+  @Test func writeKeepsAnExistingBoolABool() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    #expect(
+      try TestSupport.prefs(["write", "com.example.app", "isAccountPrivate", "-bool", "true"], store: store).status == 0
+    )
+    let write = try TestSupport.prefs(["write", "com.example.app", "isAccountPrivate", "false"], store: store)
+    #expect(write.status == 0)
+    #expect(write.stderr == "")
+    #expect(
+      try TestSupport.prefs(["read-type", "com.example.app", "isAccountPrivate"], store: store).stdout
+        == "Type is boolean\n")
+    let refused = try TestSupport.prefs(["write", "com.example.app", "isAccountPrivate", "maybe"], store: store)
+    #expect(refused.status == 65)
+    #expect(
+      refused.stderr.hasPrefix(
+        "prefs: error: com.example.app: 'maybe' is not a bool, and 'isAccountPrivate' holds a bool\nhint: give the type"
+      ))
+    // A type word changes the type on purpose.
+    #expect(
+      try TestSupport.prefs(["write", "com.example.app", "isAccountPrivate", "-string", "maybe"], store: store).status
+        == 0)
+  }
+
+  @Test func setKeepsAnIntegerAnInteger() throws {
+    let folder = try TestFolder()
+    try folder.write("s.json", #"{"window": {"frame": {"width": 800}}}"#)
+    #expect(try TestSupport.prefs(["set", folder.path("s.json"), "window.frame.width", "1024"]).status == 0)
+    #expect(try folder.read("s.json") == #"{"window": {"frame": {"width": 1024}}}"#)
+    let refused = try TestSupport.prefs(["set", folder.path("s.json"), "window.frame.width", "wide"])
+    #expect(refused.status == 65)
+    #expect(try folder.read("s.json") == #"{"window": {"frame": {"width": 1024}}}"#)
+  }
+
+  @Test func aNewKeyThatLooksTypedIsAStringWithAWarning() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    let result = try TestSupport.prefs(["write", "com.example.app", "port", "8080"], store: store)
+    #expect(result.status == 0)
+    #expect(result.stderr == "prefs: warning: stored '8080' at 'port' as a string; -int 8080 stores an integer\n")
+    #expect(try TestSupport.prefs(["read-type", "com.example.app", "port"], store: store).stdout == "Type is string\n")
+  }
+}

@@ -444,7 +444,7 @@ final class GitRepository {
     _ = try TestSupport.prefs(["write", "com.example.app", "a", "1"], store: store)
     // The "editor" changes the domain behind prefs' back, then edits its own copy.
     let script = """
-      PREFS_DEFAULTS_DIR='\(store.path)' '\(TestSupport.prefsBinary.path)' write com.example.app other 1
+      PREFS_DEFAULTS_DIR='\(store.path)' '\(TestSupport.prefsBinary.path)' write com.example.app other -int 1
       echo 'a: 2' > "$1"
       """
     let result = try edit("com.example.app", store: store, script: script)

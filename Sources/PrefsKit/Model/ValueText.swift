@@ -85,13 +85,16 @@ public enum ValueText {
   /// - a new key is a string, as `defaults write` stores it, with a warning when the
   ///   text reads as a bool, number or date, naming the word that stores that.
   /// Returns the value and that warning.
-  public static func parseUntyped(_ text: String, existing: PrefValue?) throws -> (PrefValue, warning: String?) {
+  /// `key` names the key in messages.
+  public static func parseUntyped(_ text: String, existing: PrefValue?, key: String) throws -> (
+    PrefValue, warning: String?
+  ) {
     guard let existing else {
       for (type, word) in [(TypeName.integer, "-int"), (.real, "-float"), (.bool, "-bool"), (.date, "-date")] {
         if let value = try? parse(text, as: type) {
           return (
             .string(text),
-            "stored '\(text)' as a string; \(word) \(text) stores it as \(value.kind.article) \(value.kind.rawValue)"
+            "stored '\(text)' at '\(key)' as a string; \(word) \(text) stores \(value.kind.article) \(value.kind.rawValue)"
           )
         }
       }
@@ -111,7 +114,7 @@ public enum ValueText {
     let word = type.map { "-\($0 == .integer ? "int" : $0 == .real ? "float" : $0.rawValue)" }
     throw PrefsError(
       .badInput,
-      "'\(text)' is not \(kind.article) \(kind.rawValue), and the key holds \(kind.article) \(kind.rawValue)",
+      "'\(text)' is not \(kind.article) \(kind.rawValue), and '\(key)' holds \(kind.article) \(kind.rawValue)",
       hints: [
         "give the type to change it on purpose (-string \(text), --type string)"
           + (word.map { "; or write \(kind.article) \(kind.rawValue) (\($0) …)" } ?? "")

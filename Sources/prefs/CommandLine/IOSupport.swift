@@ -213,3 +213,12 @@ func changeDomain(
   return try domain.modify(
     force: arguments.has(Options.force), dryRun: dryRun, options: options, warnings: warnings, body)
 }
+
+/// `body`'s result, its errors attributed to `file` when they name none.
+func inFile<T>(_ file: String, _ body: () throws -> T) throws -> T {
+  do {
+    return try body()
+  } catch let error as PrefsError {
+    throw error.inFile(file)
+  }
+}

@@ -57,8 +57,9 @@ enum SetValue {
     summary: "Set the value at a key path, keeping the file's format and key order.",
     discussion: """
       The file keeps its format, and only the bytes of the value change: comments, \
-      order and layout stay. Without --type the value is a string; an index equal \
-      to an array's length appends.
+      order and layout stay. Without --type the value keeps the type of the value \
+      it replaces (and is refused when its text is not of that type); a new key is a \
+      string. An index equal to an array's length appends.
       """,
     arguments: [fileArgument, keyPathArgument, ArgumentSpec(name: "VALUE", help: "The new value.")],
     options: [Options.type, createParents, Options.force, Options.defaultsDir],
@@ -70,11 +71,20 @@ enum SetValue {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let type = try arguments.value(Options.type).map(Options.typeName)
-    let value = try ValueText.parse(arguments.positionals[2], as: type ?? .string)
+    let text = arguments.positionals[2]
+    let typed = try type.map { try ValueText.parse(text, as: $0) }
     let path = PrefKeyPath.parse(arguments.positionals[1])
+    var warning: String?
     try editFile(arguments, console) { root in
-      try root.setting(value, at: path, createMissing: arguments.has(createParents))
+      // Without --type, the value keeps the type of what it replaces (never a silent "false").
+      var value = typed
+      if value == nil {
+        (value, warning) = try ValueText.parseUntyped(
+          text, existing: try? root.value(at: path), key: arguments.positionals[1])
+      }
+      return try root.setting(value!, at: path, createMissing: arguments.has(createParents))
     }
+    if let warning { console.err("prefs: warning: \(warning)") }
     return Console.Status.success
   }
 }

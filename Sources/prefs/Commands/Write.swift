@@ -6,7 +6,10 @@ enum Write {
     name: "write",
     summary: "Set one key of a domain, atomically and under the domain's lock.",
     discussion: """
-      Without a type the value is a string, as with defaults write. --type or a \
+      Without a type a value never changes a key's type: it keeps the type the key \
+      holds when its text reads as one (false for a bool), and is refused otherwise; \
+      a new key is a string, as with defaults write (with a warning when the text \
+      reads as a number, bool or date). --type or a \
       defaults-style word gives another: -int 5, -bool yes, -date 2024-01-02T03:04:05Z, \
       -data 0a1b (hex), -array a b c, -array-add d, -dict k1 v1 k2 v2, -dict-add k3 v3. \
       Inside -array and -dict a type word types the next value (-array -int 1 -string a). \
@@ -30,11 +33,18 @@ enum Write {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
     let key = arguments.positionals[1]
     let edit = try parseEdit(arguments)
+    var warning: String?
     try changeDomain(domain, arguments, console: console) { contents in
       var dict = contents ?? PrefDictionary()
       switch edit {
       case .set(let value):
         dict[key] = value
+      case .setUntyped(let text):
+        let (value, note) = try inFile(domain.name) {
+          try ValueText.parseUntyped(text, existing: dict[key], key: key)
+        }
+        dict[key] = value
+        warning = note
       case .append(let items):
         switch dict[key] {
         case .array(let existing)?: dict[key] = .array(existing + items)
@@ -54,6 +64,7 @@ enum Write {
       }
       contents = dict
     }
+    if let warning { console.err("prefs: warning: \(warning)") }
     return Console.Status.success
   }
 
@@ -67,6 +78,8 @@ enum Write {
   /// What a write does to the key.
   enum Edit {
     case set(PrefValue)
+    /// A value given without a type: it takes the type of the value it replaces.
+    case setUntyped(String)
     case append([PrefValue])
     case addEntries(PrefDictionary)
   }
@@ -107,8 +120,8 @@ enum Write {
           raw.isEmpty ? "missing argument VALUE" : "write takes one VALUE (use -array for several)", spec)
       }
       // A single value takes its type from wherever the type was given.
-      let type = only.type ?? pending
-      return .set(try ValueText.parse(only.text, as: type?.type ?? .string, hexData: type?.hex ?? false))
+      guard let type = only.type ?? pending else { return .setUntyped(only.text) }
+      return .set(try ValueText.parse(only.text, as: type.type, hexData: type.hex))
     }
     var values: [PrefValue] = []
     for (index, item) in raw.enumerated() {
