@@ -96,11 +96,11 @@ public struct TextDocument: Sendable {
   }
 
   /// The indentation a document without any uses: what the format's writer uses.
-  private var defaultIndent: [UInt8] { format == .xml ? [0x09] : [0x20, 0x20] }
+  var defaultIndent: [UInt8] { format == .xml ? [0x09] : [0x20, 0x20] }
 
   /// Whether `bytes` read as `expected`, as far as the format can hold it (an XML
   /// plist rounds a date to the second, as its writer does).
-  private func readsBack(_ data: Data, as expected: PrefValue) throws -> Bool {
+  func readsBack(_ data: Data, as expected: PrefValue) throws -> Bool {
     guard let read = try? format.codec.read(data, options: options, warnings: Warnings()) else { return false }
     if read == expected { return true }
     let held = try format.codec.read(
@@ -114,7 +114,7 @@ public struct TextDocument: Sendable {
     return Patch(data: encoded(Array(bytes)), rewrittenEntries: [], rewrittenWhole: why)
   }
 
-  private func encoded(_ bytes: [UInt8]) -> Data {
+  func encoded(_ bytes: [UInt8]) -> Data {
     switch encoding {
     case .utf8: return Data(bytes)
     case .utf16(let bigEndian):

@@ -148,7 +148,7 @@ struct TextPatcher {
   }
 
   /// Where a child's entry lies.
-  private struct Bounds {
+  struct Bounds {
     /// Its first byte: the key, or the item (YAML: the `-`).
     var start: Int
     /// Its value's last byte.
@@ -166,6 +166,13 @@ struct TextPatcher {
   }
 
   private func bounds(of child: Int, separator: Separator?) -> Bounds {
+    Self.bounds(of: child, separator: separator, text: text, map: map, syntax: syntax)
+  }
+
+  /// Where the entry of `child` lies in `text`, and the lines it has to itself.
+  static func bounds(of child: Int, separator: Separator?, text: [UInt8], map: SourceMap, syntax: any TextSyntax)
+    -> Bounds
+  {
     let node = map.nodes[child]
     let start = syntax.entryStart(of: node, in: text)
     let lineStart = text.lineStart(of: start)
@@ -305,7 +312,17 @@ struct TextPatcher {
   // MARK: Replacing
 
   private func context(_ index: Int, _ inline: Bool, _ inFlow: Bool) -> FragmentContext {
-    let node = map.nodes[index]
+    Self.context(
+      of: map.nodes[index], inline: inline, inFlow: inFlow, text: text, syntax: syntax, layout: layout,
+      warnings: warnings)
+  }
+
+  /// Where a fragment replacing `node`, or going among its entries, stands: the
+  /// indentation of the node's line.
+  static func context(
+    of node: SourceMap.Node, inline: Bool, inFlow: Bool, text: [UInt8], syntax: any TextSyntax, layout: TextLayout,
+    warnings: Warnings
+  ) -> FragmentContext {
     let start = syntax.entryStart(of: node, in: text)
     let lineStart = text.lineStart(of: start)
     let blankEnd = text.skippingBlanks(from: lineStart)
