@@ -281,3 +281,284 @@ extension PrefValue: ExpressibleByDictionaryLiteral {
     self = .dictionary(PrefDictionary(elements.map { (key: $0.0, value: $0.1) }))
   }
 }
+
+/// Seeded pairs of edits on the files of the corpora, merged by prefs and, for the
+/// text files, by `git merge-file` on the same texts.
+@Suite struct MergeCorpusTests {
+  /// One merge: BASE, the two sides, and what the merge must give.
+  struct Case {
+    var category: Category
+    var label: String
+    var base: PrefValue
+    var current: PrefValue
+    var other: PrefValue
+    /// For disjoint edits: the merged value.
+    var expected: PrefValue?
+    /// For overlapping edits: where the conflict is.
+    var conflictAt: String?
+  }
+
+  /// The kinds of cases, as the figures group them.
+  enum Category: String, CaseIterable {
+    case disjoint = "disjoint edits"
+    case neighbours = "neighbouring keys"
+    case appends = "both append to one array"
+    case overlapping = "overlapping edits"
+  }
+
+  /// The key path of text components in `value` (keys or indexes as the containers are).
+  static func keyPath(_ parts: [String], in value: PrefValue) -> PrefKeyPath {
+    var path = PrefKeyPath()
+    var current = value
+    for part in parts {
+      if case .array(let items) = current, let index = Int(part) {
+        path = path.appending(index: index)
+        current = items[index]
+      } else {
+        path = path.appending(key: part)
+        current = current.dictionaryValue?[part] ?? .bool(false)
+      }
+    }
+    return path
+  }
+
+  static func isPrefix(_ a: [String], _ b: [String]) -> Bool { b.starts(with: a) || a.starts(with: b) }
+
+  /// The seeded cases of one document's value.
+  static func cases(_ base: PrefValue, seed: UInt64) throws -> [Case] {
+    var rng = CorpusEdits.Seeded(state: seed)
+    var cases: [Case] = []
+    let kinds = CorpusEdits.Edit.allCases
+    // Disjoint: two edits whose key paths do not contain each other.
+    for attempt in 0..<8 where cases.count < 2 {
+      let k1 = kinds[Int(rng.next() % UInt64(kinds.count))]
+      let k2 = kinds[Int(rng.next() % UInt64(kinds.count))]
+      guard let (one, at1) = try CorpusEdits.edit(base, k1, using: &rng),
+        let (two, at2) = try CorpusEdits.edit(base, k2, using: &rng), !isPrefix(at1, at2)
+      else { continue }
+      let expected = try one.setting(two.value(at: at2), at: at2)
+      cases.append(
+        Case(
+          category: .disjoint,
+          label:
+            "disjoint \(k1) at \(at1.joined(separator: ".")) + \(k2) at \(at2.joined(separator: ".")) (\(attempt))",
+          base: base, current: one, other: two, expected: expected))
+    }
+    // Disjoint: an insertion at the start of an array and one at its end.
+    let arrays = CorpusEdits.nodes(base).filter { $0.value.arrayValue.map { !$0.isEmpty } ?? false }
+    if !arrays.isEmpty {
+      let target = arrays[Int(rng.next() % UInt64(arrays.count))]
+      let items = target.value.arrayValue!
+      let first = PrefValue.string("inserted first")
+      let last = PrefValue.string("appended last")
+      cases.append(
+        Case(
+          category: .disjoint, label: "insertions at both ends of \(target.path.joined(separator: "."))", base: base,
+          current: try base.setting(.array([first] + items), at: target.path),
+          other: try base.setting(.array(items + [last]), at: target.path),
+          expected: try base.setting(.array([first] + items + [last]), at: target.path)))
+      let mine = PrefValue.string("appended here")
+      let theirs = PrefValue.string("appended there")
+      cases.append(
+        Case(
+          category: .appends, label: "both append to \(target.path.joined(separator: "."))", base: base,
+          current: try base.setting(.array(items + [mine]), at: target.path),
+          other: try base.setting(.array(items + [theirs]), at: target.path),
+          expected: try base.setting(.array(items + [mine, theirs]), at: target.path)))
+    }
+    // Disjoint: two neighbouring keys of one dictionary, each changed on one side.
+    let pairs = CorpusEdits.nodes(base).compactMap { node -> (path: [String], a: String, b: String)? in
+      guard let dict = node.value.dictionaryValue else { return nil }
+      let entries = Array(dict)
+      for k in entries.indices.dropLast()
+      where entries[k].value.dictionaryValue == nil && entries[k].value.arrayValue == nil
+        && entries[k + 1].value.dictionaryValue == nil && entries[k + 1].value.arrayValue == nil
+      {
+        return (node.path, entries[k].key, entries[k + 1].key)
+      }
+      return nil
+    }
+    if !pairs.isEmpty {
+      let pair = pairs[Int(rng.next() % UInt64(pairs.count))]
+      let (pa, pb) = (pair.path + [pair.a], pair.path + [pair.b])
+      let one = try base.setting(CorpusEdits.changedScalar(base.value(at: pa)), at: pa)
+      let two = try base.setting(CorpusEdits.changedScalar(base.value(at: pb)), at: pb)
+      cases.append(
+        Case(
+          category: .neighbours, label: "neighbours \(pa.joined(separator: ".")) and \(pair.b)", base: base,
+          current: one, other: two, expected: try one.setting(two.value(at: pb), at: pb)))
+    }
+    // Overlapping: one scalar changed two ways, and removed on one side and changed on the other.
+    let scalars = CorpusEdits.nodes(base).filter {
+      !$0.path.isEmpty && $0.value.arrayValue == nil && $0.value.dictionaryValue == nil
+        // Changing an item's identity field makes it another item, as renaming a key does.
+        && !ThreeWayMerge.Options.builtInIdentityFields.contains($0.path.last!)
+    }
+    if !scalars.isEmpty {
+      let target = scalars[Int(rng.next() % UInt64(scalars.count))]
+      let at = keyPath(target.path, in: base).description
+      let changed = try base.setting(CorpusEdits.changedScalar(target.value), at: target.path)
+      let retyped = try base.setting(CorpusEdits.otherType(target.value), at: target.path)
+      cases.append(
+        Case(
+          category: .overlapping, label: "both change \(at)", base: base, current: changed, other: retyped,
+          conflictAt: at))
+      cases.append(
+        Case(
+          category: .overlapping, label: "removed and changed \(at)", base: base,
+          current: try base.removing(at: target.path), other: changed,
+          conflictAt: at))
+      cases.append(
+        Case(
+          category: .disjoint, label: "the same change at \(at)", base: base, current: changed, other: changed,
+          expected: changed))
+    }
+    return cases
+  }
+
+  /// Tallies of one merger over the cases.
+  struct Tally: CustomStringConvertible {
+    var cases = 0
+    var right = 0
+    var conflicted = 0
+    var broken = 0
+    var wrong = 0
+    var description: String {
+      func share(_ n: Int) -> String {
+        cases == 0 ? "0" : String(format: "%d (%.0f%%)", n, Double(n) * 100 / Double(cases))
+      }
+      return
+        "\(cases) cases: right \(share(right)), conflicts \(share(conflicted)), broken \(share(broken)), wrong \(share(wrong))"
+    }
+  }
+
+  @Test(.enabled(if: CorpusEdits.corpus != nil, "the corpus at ../shared/corpus is absent"))
+  func seededMergesOfTheCorporaMergeDisjointEditsAndConflictOverlappingOnes() throws {
+    let documents = CorpusEdits.documents(includingYAMLTestSuite: false)
+    #expect(documents.count > 100, "only \(documents.count) corpus documents read")
+    let git = TestSupport.executable(named: "git")
+    if git == nil { print("note: git is not installed; the git merge-file comparison is skipped") }
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+
+    var values: [(name: String, value: PrefValue, document: (data: Data, format: Format)?)] = documents.map {
+      ($0.name, try! $0.format.codec.read($0.data, options: ReadOptions(), warnings: Warnings()), ($0.data, $0.format))
+    }
+    // Xcode projects merge as values (their OpenStep text is read by Foundation).
+    for url in TestSupport.files(in: CorpusEdits.corpus!.appendingPathComponent("xcode"))
+    where url.pathExtension == "pbxproj" {
+      let data = try Data(contentsOf: url)
+      values.append(("/xcode/" + url.lastPathComponent, try Format.read(data, path: url.path).value, nil))
+    }
+
+    var prefsTally: [Category: Tally] = [:]
+    var textTally: [Category: Tally] = [:]
+    var gitTally: [String: [Category: Tally]] = [:]
+    var markedLines = 0
+    var regions = 0
+    for (index, entry) in values.enumerated() {
+      for test in try Self.cases(entry.value, seed: UInt64(index) * 7919) {
+        let label = "\(entry.name): \(test.label)"
+        let isDisjoint = test.expected != nil
+        // The library merge.
+        let result = ThreeWayMerge.merge(base: test.base, current: test.current, other: test.other)
+        var ok: Bool
+        if let expected = test.expected {
+          ok = result.conflicts.isEmpty && result.value == expected
+          #expect(result.conflicts.isEmpty, "\(label): conflicts at \(result.conflicts.map(\.location))")
+          #expect(result.value == expected, "\(label): merged into another value")
+        } else {
+          ok = result.conflicts.map(\.location) == [test.conflictAt!]
+          #expect(ok, "\(label): conflicts at \(result.conflicts.map(\.location))")
+          // Nothing is lost: each side's value is the merge with every conflict settled its way.
+          #expect(result.value == test.current, "\(label): CURRENT's value is not kept at the conflict")
+          #expect(
+            result.value.resolving(result.conflicts, to: .other) == test.other, "\(label): OTHER's change is lost")
+        }
+        prefsTally[test.category, default: Tally()].cases += 1
+        if isDisjoint {
+          if ok {
+            prefsTally[test.category]!.right += 1
+          } else if result.conflicts.isEmpty {
+            prefsTally[test.category]!.wrong += 1
+          } else {
+            prefsTally[test.category]!.conflicted += 1
+          }
+        } else {
+          if ok { prefsTally[test.category]!.conflicted += 1 } else { prefsTally[test.category]!.wrong += 1 }
+        }
+
+        // The text merge: each side is the base text patched by one edit, as a user's edit would be.
+        guard let (data, format) = entry.document,
+          let baseDocument = try TextDocument(data, format: format)
+        else { continue }
+        let currentText = try baseDocument.patched(to: test.current).data
+        let otherText = try baseDocument.patched(to: test.other).data
+        guard let currentDocument = try TextDocument(currentText, format: format),
+          currentDocument.value == test.current
+        else { continue }
+        let marked = try ConflictMarkers.text(of: currentDocument, merged: result)
+        let sides = MergeTests.sides(marked.data)
+        textTally[test.category, default: Tally()].cases += 1
+        if isDisjoint {
+          let reads = try currentDocument.readsBack(marked.data, as: test.expected!)
+          #expect(marked.regions == 0 && reads, "\(label): the merged text is not the expected value")
+          if marked.regions == 0 && reads {
+            textTally[test.category]!.right += 1
+          } else {
+            textTally[test.category]!.wrong += 1
+          }
+        } else {
+          // Markers stand on lines of their own: a last line without a line end gets one.
+          let keepsCurrent =
+            sides.current == currentText || (currentText.last != 0x0A && sides.current == currentText + [0x0A])
+          let readsOther = try currentDocument.readsBack(sides.other, as: test.other)
+          #expect(marked.regions == 1, "\(label): \(marked.regions) marked regions")
+          #expect(keepsCurrent, "\(label): taking CURRENT's side does not give CURRENT's text")
+          #expect(readsOther, "\(label): taking OTHER's side does not read as OTHER's value")
+          if marked.regions == 1 && keepsCurrent && readsOther {
+            textTally[test.category]!.conflicted += 1
+          } else {
+            textTally[test.category]!.wrong += 1
+          }
+          regions += marked.regions
+          markedLines += CorpusEdits.lines(marked.data).count - CorpusEdits.lines(currentText).count
+        }
+
+        // git merge-file on the same three texts.
+        guard let git else { continue }
+        let paths = ["current", "base", "other"].map { folder.appendingPathComponent($0).path }
+        for (path, bytes) in zip(paths, [currentText, data, otherText]) {
+          try bytes.write(to: URL(fileURLWithPath: path))
+        }
+        let run = try TestSupport.run(git, ["merge-file", "-p"] + paths)
+        var tally = gitTally[format.name, default: [:]][test.category, default: Tally()]
+        let expected = test.expected
+        let merged = try? format.codec.read(Data(run.stdout.utf8), options: ReadOptions(), warnings: Warnings())
+        tally.cases += 1
+        if run.status != 0 {
+          tally.conflicted += 1
+        } else if merged == nil {
+          tally.broken += 1
+        } else if let expected, try currentDocument.readsBack(Data(run.stdout.utf8), as: expected) {
+          tally.right += 1
+        } else {
+          tally.wrong += 1
+        }
+        gitTally[format.name, default: [:]][test.category] = tally
+      }
+    }
+    print("merge corpus: \(values.count) documents (overlapping edits must conflict; a clean merge of them is wrong)")
+    for category in Category.allCases {
+      print("  \(category.rawValue):")
+      print("    prefs, values: \(prefsTally[category] ?? Tally())")
+      print("    prefs, text files: \(textTally[category] ?? Tally())")
+      for (format, tallies) in gitTally.sorted(by: { $0.key < $1.key }) {
+        print("    git merge-file, \(format): \(tallies[category] ?? Tally())")
+      }
+    }
+    print("  conflict markers: \(markedLines) lines of markers and OTHER's text for \(regions) regions")
+    #expect((prefsTally[.disjoint]?.cases ?? 0) > 200)
+    #expect((prefsTally[.overlapping]?.cases ?? 0) > 200)
+  }
+}
