@@ -562,3 +562,72 @@ extension PrefValue: ExpressibleByDictionaryLiteral {
     #expect((prefsTally[.overlapping]?.cases ?? 0) > 200)
   }
 }
+
+/// Xcode projects: objects keyed by identifier merge as a dictionary, children and
+/// file lists as arrays.
+@Suite struct XcodeProjectMergeTests {
+  /// A project with one more Swift file: its file reference in the first group that
+  /// holds Swift files, and its build file in the first Sources phase.
+  static func addingFile(_ name: String, id: String, to project: PrefValue) throws -> PrefValue {
+    var objects = try #require(project.dictionaryValue?["objects"]?.dictionaryValue)
+    let group = try #require(
+      objects.first { entry in
+        entry.value.dictionaryValue?["isa"] == .string("PBXGroup")
+          && (entry.value.dictionaryValue?["children"]?.arrayValue ?? []).contains { child in
+            child.stringValue.flatMap { objects[$0]?.dictionaryValue?["path"]?.stringValue }?.hasSuffix(".swift")
+              ?? false
+          }
+      }?.key)
+    let phase = try #require(
+      objects.first { $0.value.dictionaryValue?["isa"] == .string("PBXSourcesBuildPhase") }?.key)
+    let fileID = id + "0000000000000001"
+    let buildID = id + "0000000000000002"
+    objects[fileID] = [
+      "isa": .string("PBXFileReference"), "lastKnownFileType": .string("sourcecode.swift"), "path": .string(name),
+      "sourceTree": .string("<group>"),
+    ]
+    objects[buildID] = ["isa": .string("PBXBuildFile"), "fileRef": .string(fileID)]
+    var groupValue = objects[group]!.dictionaryValue!
+    groupValue["children"] = .array(groupValue["children"]!.arrayValue! + [.string(fileID)])
+    objects[group] = .dictionary(groupValue)
+    var phaseValue = objects[phase]!.dictionaryValue!
+    phaseValue["files"] = .array(phaseValue["files"]!.arrayValue! + [.string(buildID)])
+    objects[phase] = .dictionary(phaseValue)
+    var root = project.dictionaryValue!
+    root["objects"] = .dictionary(objects)
+    return .dictionary(root)
+  }
+
+  static func projects() -> [URL] {
+    guard let corpus = CorpusEdits.corpus else { return [] }
+    return TestSupport.files(in: corpus.appendingPathComponent("xcode")).filter { $0.pathExtension == "pbxproj" }
+  }
+
+  @Test(.enabled(if: CorpusEdits.corpus != nil, "the corpus at ../shared/corpus is absent"))
+  func twoBranchesEachAddingAFileToOneGroupMergeCleanly() throws {
+    #expect(Self.projects().count >= 5)
+    for url in Self.projects() {
+      let base = try Format.read(Data(contentsOf: url), path: url.path)
+      #expect(base.format == .openStep)
+      let current = try Self.addingFile("Mine.swift", id: "AAAAAAAA", to: base.value)
+      let other = try Self.addingFile("Theirs.swift", id: "BBBBBBBB", to: base.value)
+      let result = ThreeWayMerge.merge(base: base.value, current: current, other: other)
+      #expect(result.conflicts.isEmpty, "\(url.lastPathComponent): \(result.conflicts.map(\.location))")
+      // Both files, each once, in the group and the build phase: CURRENT's then OTHER's.
+      let both = try Self.addingFile("Theirs.swift", id: "BBBBBBBB", to: current)
+      #expect(result.value == both, "\(url.lastPathComponent)")
+    }
+  }
+
+  @Test(.enabled(if: CorpusEdits.corpus != nil, "the corpus at ../shared/corpus is absent"))
+  func oneObjectChangedTwoWaysConflictsAtItsKeyPath() throws {
+    let url = try #require(Self.projects().first)
+    let base = try Format.read(Data(contentsOf: url), path: url.path).value
+    let objects = try #require(base.dictionaryValue?["objects"]?.dictionaryValue)
+    let (id, _) = try #require(objects.first { $0.value.dictionaryValue?["isa"] == .string("PBXFileReference") })
+    let current = try base.setting(.string("A.swift"), at: ["objects", id, "path"])
+    let other = try base.setting(.string("B.swift"), at: ["objects", id, "path"])
+    let result = ThreeWayMerge.merge(base: base, current: current, other: other)
+    #expect(result.conflicts.map(\.location) == ["objects.\(id).path"])
+  }
+}
