@@ -168,6 +168,153 @@ import Testing
     #expect(result.stdout == dock([("b", "B"), ("c", "C"), ("a", "Apple")]))
   }
 
+  // MARK: git
+
+  /// A scratch home for git: its global config and attributes are the folder's, never the user's.
+  final class Repository {
+    let folder: Folder
+    let git: URL
+    var environment: [String: String]
+    var url: URL { folder.url.appendingPathComponent("repo") }
+
+    init(git: URL) throws {
+      folder = try Folder()
+      self.git = git
+      environment = ProcessInfo.processInfo.environment
+      environment["HOME"] = folder.url.path
+      environment["XDG_CONFIG_HOME"] = folder.path(".config")
+      environment["GIT_CONFIG_GLOBAL"] = folder.path("gitconfig")
+      environment["GIT_CONFIG_NOSYSTEM"] = "1"
+      environment["PATH"] = TestSupport.prefsBinary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
+      for (key, value) in [
+        ("GIT_AUTHOR_NAME", "Test"), ("GIT_AUTHOR_EMAIL", "test@example.com"), ("GIT_COMMITTER_NAME", "Test"),
+        ("GIT_COMMITTER_EMAIL", "test@example.com"),
+      ] {
+        environment[key] = value
+      }
+      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+      try run(["init", "-q", "-b", "main"])
+    }
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> TestSupport.ProcessResult {
+      try TestSupport.run(git, ["-C", url.path] + arguments, environment: environment)
+    }
+
+    func prefs(_ arguments: [String]) throws -> TestSupport.ProcessResult {
+      try TestSupport.prefs(arguments, in: url, environment: environment)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+  }
+
+  static let git = TestSupport.executable(named: "git")
+
+  /// Two branches of one repository: each changes other keys of a binary plist and
+  /// neighbouring lines of a YAML file. Returns the result of merging them.
+  static func mergeBranches(setUp: Bool) throws -> (Repository, TestSupport.ProcessResult) {
+    let repo = try Repository(git: try #require(Self.git))
+    if setUp {
+      let setup = try repo.prefs(["git-setup", "yaml"])
+      #expect(setup.status == 0, "\(setup.stderr)")
+    }
+    try Data("width: 800\nheight: 600\ntheme: light\n".utf8).write(to: URL(fileURLWithPath: repo.path("window.yaml")))
+    try Data(#"{"ringtone": "Chimes", "volume": 5, "recent": ["a"]}"#.utf8)
+      .write(to: URL(fileURLWithPath: repo.path("sound.json")))
+    #expect(try repo.prefs(["convert", "sound.json", "--to", "binary", "-o", "sound.plist"]).status == 0)
+    try FileManager.default.removeItem(atPath: repo.path("sound.json"))
+    try repo.run(["add", "-A"])
+    try repo.run(["commit", "-q", "-m", "base"])
+    try repo.run(["checkout", "-q", "-b", "topic"])
+    #expect(try repo.prefs(["set", "window.yaml", "height", "700", "--type", "integer"]).status == 0)
+    #expect(try repo.prefs(["set", "sound.plist", "volume", "7", "--type", "integer"]).status == 0)
+    try repo.run(["commit", "-q", "-am", "topic"])
+    try repo.run(["checkout", "-q", "main"])
+    #expect(try repo.prefs(["set", "window.yaml", "width", "1024", "--type", "integer"]).status == 0)
+    #expect(try repo.prefs(["set", "sound.plist", "ringtone", "Waves"]).status == 0)
+    #expect(try repo.prefs(["set", "sound.plist", "recent.1", "b"]).status == 0)
+    try repo.run(["commit", "-q", "-am", "main"])
+    return (repo, try repo.run(["merge", "-q", "--no-edit", "topic"]))
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func gitMergesWhatGitAloneCannotOnceGitSetupRan() throws {
+    let (plain, alone) = try Self.mergeBranches(setUp: false)
+    #expect(alone.status != 0, "git alone merged: \(alone.stdout)")
+    #expect(alone.stdout.contains("CONFLICT (content): Merge conflict in sound.plist"), "\(alone.stdout)")
+    #expect(alone.stdout.contains("CONFLICT (content): Merge conflict in window.yaml"), "\(alone.stdout)")
+    _ = plain
+
+    let (repo, merged) = try Self.mergeBranches(setUp: true)
+    #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+    #expect(
+      try String(contentsOfFile: repo.path("window.yaml"), encoding: .utf8)
+        == "width: 1024\nheight: 700\ntheme: light\n")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: repo.path("sound.plist"))).starts(with: Array("bplist00".utf8)))
+    let sound = try repo.prefs(["convert", "sound.plist", "--to", "json", "--compact"])
+    #expect(sound.stdout == #"{"ringtone":"Waves","volume":7,"recent":["a","b"]}"# + "\n")
+    #expect(try repo.run(["status", "--porcelain", "--untracked-files=no"]).stdout == "")
+    // git diff reads the binary plist through prefs textconv.
+    let log = try repo.run(["log", "-p", "-1", "--no-color", "topic", "--", "sound.plist"])
+    #expect(log.stdout.contains("-volume: 5\n+volume: 7\n"), "\(log.stdout)")
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func gitSetupIsIdempotentAndRemoveUndoesExactlyWhatItAdded() throws {
+    let repo = try Repository(git: try #require(Self.git))
+    try Data("*.txt text\n".utf8).write(to: URL(fileURLWithPath: repo.path(".gitattributes")))
+    let config = try String(contentsOfFile: repo.path(".git/config"), encoding: .utf8)
+    let first = try repo.prefs(["git-setup", "yaml", ".json"])
+    #expect(first.status == 0)
+    #expect(
+      first.stdout == """
+        set diff.prefs.textconv = prefs textconv in the repository's git config
+        set merge.prefs.name = prefs: structural merge of plists, YAML and JSON in the repository's git config
+        set merge.prefs.driver = prefs merge %A %O %B in the repository's git config
+        added '*.plist diff=prefs merge=prefs' to \(repo.path(".gitattributes"))
+        added '*.pbxproj diff=prefs merge=prefs' to \(repo.path(".gitattributes"))
+        added '*.yaml diff=prefs merge=prefs' to \(repo.path(".gitattributes"))
+        added '*.json diff=prefs merge=prefs' to \(repo.path(".gitattributes"))
+
+        """)
+    #expect(try repo.run(["config", "merge.prefs.driver"]).stdout == "prefs merge %A %O %B\n")
+    #expect(
+      try repo.run(["check-attr", "merge", "diff", "--", "a/b.plist"]).stdout
+        == "a/b.plist: merge: prefs\na/b.plist: diff: prefs\n")
+    let again = try repo.prefs(["git-setup", "yaml", "json"])
+    #expect(again.stdout == "nothing to change\n")
+    let remove = try repo.prefs(["git-setup", "--remove"])
+    #expect(remove.status == 0)
+    #expect(remove.stdout.contains("removed merge.prefs.driver from the repository's git config\n"))
+    #expect(try String(contentsOfFile: repo.path(".gitattributes"), encoding: .utf8) == "*.txt text\n")
+    #expect(try String(contentsOfFile: repo.path(".git/config"), encoding: .utf8) == config)
+    #expect(try repo.prefs(["git-setup", "--remove"]).stdout == "nothing to change\n")
+    // Outside a repository it needs --global.
+    let outside = try TestSupport.prefs(["git-setup"], in: repo.folder.url, environment: repo.environment)
+    #expect(outside.status == 64)
+    #expect(outside.stderr.hasPrefix("prefs: error: not inside a git repository"))
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func gitSetupGlobalUsesTheUsersConfigAndAttributesFile() throws {
+    let repo = try Repository(git: try #require(Self.git))
+    let result = try repo.prefs(["git-setup", "--global"])
+    #expect(result.status == 0)
+    #expect(try repo.folder.read("gitconfig").contains("driver = prefs merge %A %O %B"))
+    #expect(
+      try repo.folder.read(".config/git/attributes")
+        == "*.plist diff=prefs merge=prefs\n*.pbxproj diff=prefs merge=prefs\n")
+    #expect(!FileManager.default.fileExists(atPath: repo.path(".gitattributes")))
+    #expect(try repo.run(["check-attr", "merge", "--", "x.pbxproj"]).stdout == "x.pbxproj: merge: prefs\n")
+    #expect(try repo.prefs(["git-setup", "--global", "--remove"]).status == 0)
+    #expect(!FileManager.default.fileExists(atPath: repo.folder.path(".config/git/attributes")))
+    #expect(!(try repo.folder.read("gitconfig")).contains("prefs"))
+    // core.attributesFile, when set, is the file.
+    try repo.run(["config", "--global", "core.attributesFile", "~/attributes"])
+    #expect(try repo.prefs(["git-setup", "--global"]).status == 0)
+    #expect(try repo.folder.read("attributes").contains("*.plist diff=prefs merge=prefs\n"))
+  }
+
   // MARK: Xcode projects
 
   @Test(
