@@ -318,7 +318,8 @@ struct TextPatcher {
   }
 
   /// Where a fragment replacing `node`, or going among its entries, stands: the
-  /// indentation of the node's line.
+  /// indentation of the node's line, or for an entry after YAML's `- ` on its line
+  /// (`- - !!binary |`), its own column, which its continuation lines must pass.
   static func context(
     of node: SourceMap.Node, inline: Bool, inFlow: Bool, text: [UInt8], syntax: any TextSyntax, layout: TextLayout,
     warnings: Warnings
@@ -326,9 +327,12 @@ struct TextPatcher {
     let start = syntax.entryStart(of: node, in: text)
     let lineStart = text.lineStart(of: start)
     let blankEnd = text.skippingBlanks(from: lineStart)
+    let indent =
+      blankEnd < start && syntax.isIndicatorPrefix(text[lineStart..<start])
+      ? [UInt8](repeating: 0x20, count: start - lineStart) : Array(text[lineStart..<min(blankEnd, start)])
     return FragmentContext(
-      layout: layout, indent: Array(text[lineStart..<min(blankEnd, start)]), inline: inline, inFlow: inFlow,
-      path: PrefKeyPath(), text: text, warnings: warnings)
+      layout: layout, indent: indent, inline: inline, inFlow: inFlow, path: PrefKeyPath(), text: text,
+      warnings: warnings)
   }
 
   /// Replaces the value of a node, or (when its text cannot change alone) its whole entry.
