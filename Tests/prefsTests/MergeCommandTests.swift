@@ -319,6 +319,30 @@ import Testing
 
   @Test(
     .enabled(if: TestSupport.corpus("xcode") != nil, "the corpus at ../shared/corpus is absent"),
+    .enabled(if: !Format.openStep.isWritable, "prefs writes OpenStep: the merge of a project is written"))
+  func aProjectPrefsCannotWriteIsLeftAsItWas() throws {
+    let folder = try Folder()
+    let corpus = try #require(TestSupport.corpus("xcode"))
+    let (older, newer) = (
+      corpus.appendingPathComponent("SnapKit-a3fa2fb.pbxproj"), corpus.appendingPathComponent("SnapKit-d4cb974.pbxproj")
+    )
+    try FileManager.default.copyItem(at: older, to: folder.url.appendingPathComponent("project.pbxproj"))
+    // Nothing to change: nothing to write.
+    let same = try TestSupport.prefs(["merge", folder.path("project.pbxproj"), older.path, older.path])
+    #expect(same.status == 0, "\(same.stderr)")
+    let changed = try TestSupport.prefs(["merge", folder.path("project.pbxproj"), older.path, newer.path])
+    #expect(changed.status == 73)
+    #expect(
+      changed.stderr == """
+        prefs: error: \(folder.path("project.pbxproj")): the merge changes this openstep file, and prefs reads openstep but cannot write it
+        hint: the file was left as it was; merge it by hand
+
+        """)
+    #expect(try folder.data("project.pbxproj") == Data(contentsOf: older))
+  }
+
+  @Test(
+    .enabled(if: TestSupport.corpus("xcode") != nil, "the corpus at ../shared/corpus is absent"),
     .enabled(
       if: Format.openStep.isWritable,
       "the OpenStep writer is not on this branch: prefs cannot write a merged project.pbxproj yet"))

@@ -63,13 +63,13 @@ enum Merge {
 
     let readOptions = try arguments.readOptions()
     let currentName = displayName(currentPath)
-    let data: Data
     let current: PrefValue
     let format: Format
+    let document: TextDocument?
     let warnings = Warnings()
     do {
-      data = try InputFile.read(currentPath, limit: readOptions.maxInputBytes)
-      (current, format) = try Format.read(
+      let data = try InputFile.read(currentPath, limit: readOptions.maxInputBytes)
+      (current, format, document) = try TextDocument.read(
         data, path: currentPath == "-" ? nil : currentPath, options: readOptions, warnings: warnings)
     } catch let error as PrefsError {
       throw error.inFile(currentName)
@@ -86,7 +86,7 @@ enum Merge {
 
     let merged: Data?
     var hasMarkers = false
-    if let document = try TextDocument(data, format: format, options: readOptions) {
+    if let document {
       let marked = try ConflictMarkers.text(
         of: document, merged: result,
         labels: ConflictMarkers.Labels(
@@ -107,8 +107,8 @@ enum Merge {
       merged = try format.codec.encode(result.value, options: WriteOptions(), warnings: writeWarnings)
     } else {
       throw PrefsError(
-        .cannotCreate, "the merge changes this \(format.summary), which prefs cannot write", file: currentName,
-        hints: ["convert it first: prefs convert \(currentPath) --to xml -o FILE"])
+        .cannotCreate, "the merge changes this \(format.name) file, and prefs reads \(format.name) but cannot write it",
+        file: currentName, hints: ["the file was left as it was; merge it by hand"])
     }
     if let merged {
       do {
