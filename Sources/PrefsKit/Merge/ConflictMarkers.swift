@@ -14,8 +14,11 @@ import Foundation
 public enum ConflictMarkers {
   /// The words after `<<<<<<<` and `>>>>>>>`.
   public struct Labels: Sendable {
+    /// After `<<<<<<<`: CURRENT's name.
     public var current: String
+    /// After `>>>>>>>`: OTHER's name.
     public var other: String
+    /// Labels with these names.
     public init(current: String = "CURRENT", other: String = "OTHER") {
       self.current = current
       self.other = other

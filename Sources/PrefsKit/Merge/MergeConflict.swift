@@ -44,7 +44,10 @@ public struct MergeConflict: Sendable, Equatable {
 
   /// Which side of a conflict to take.
   public enum Side: Sendable {
-    case current, other
+    /// CURRENT's value, which the merged value holds.
+    case current
+    /// OTHER's value.
+    case other
   }
 }
 

@@ -10,8 +10,10 @@
 ///   items, items both sides inserted at one place are all kept (CURRENT's first), and
 ///   runs of equal length changed on both sides merge item by item. Arrays of
 ///   dictionaries that all have an identity field (``Options/arrayKeys``, else one of
-///   ``Options/identityFields``) are lined up by it instead, and each item merges with
-///   its counterparts wherever they moved.
+///   ``Options/identityFields``) are keyed by it instead, as a dictionary's entries
+///   are: CURRENT's order (OTHER's when only OTHER moved items), a new item after the
+///   item before it on its side, and each item merged with its counterparts wherever
+///   they moved.
 /// - What both sides changed differently is a ``MergeConflict``; the merged value keeps
 ///   CURRENT's value there.
 public enum ThreeWayMerge {
@@ -31,6 +33,7 @@ public enum ThreeWayMerge {
       "name", "key",
     ]
 
+    /// Options with these identity fields (the built-in ones when `identityFields` is nil).
     public init(arrayKeys: [(array: KeyGlob, field: [String])] = [], identityFields: [String]? = nil) {
       self.arrayKeys = arrayKeys
       self.identityFields = identityFields ?? Self.builtInIdentityFields
@@ -47,7 +50,9 @@ public enum ThreeWayMerge {
 
   /// What a merge gives: the merged value (CURRENT's at each conflict) and the conflicts.
   public struct Result: Sendable {
+    /// The merged value, holding CURRENT's value at each conflict.
     public let value: PrefValue
+    /// The conflicts, in the order the merge met them.
     public let conflicts: [MergeConflict]
   }
 
