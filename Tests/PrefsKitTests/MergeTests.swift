@@ -260,12 +260,28 @@ import Testing
         == other)
   }
 
+  @Test func aJSONEntryAtTheEndIsMarkedWithTheEntryBeforeIt() throws {
+    let base = "{\n  \"a\": 1,\n  \"b\": 2\n}\n"
+    let removedHere = try Self.marked(.json, base, "{\n  \"a\": 1\n}\n", "{\n  \"a\": 1,\n  \"b\": 3\n}\n")
+    #expect(
+      removedHere.text
+        == "{\n<<<<<<< CURRENT\n  \"a\": 1\n=======\n  \"a\": 1,\n  \"b\": 3\n>>>>>>> OTHER\n}\n")
+    let removedThere = try Self.marked(.json, base, "{\n  \"a\": 1,\n  \"b\": 5\n}\n", "{\n  \"a\": 1\n}\n")
+    #expect(
+      removedThere.text
+        == "{\n<<<<<<< CURRENT\n  \"a\": 1,\n  \"b\": 5\n=======\n  \"a\": 1\n>>>>>>> OTHER\n}\n")
+    for (text, _, other) in [removedHere, removedThere] {
+      #expect(
+        try Format.json.codec.read(Self.sides(Data(text.utf8)).other, options: ReadOptions(), warnings: Warnings())
+          == other)
+    }
+  }
+
   @Test func aConflictOnASharedLineMarksTheEnclosingEntry() throws {
     let (text, _, other) = try Self.marked(
       .yaml, "top:\n  list: [1, 2, 3]\nz: 0\n", "top:\n  list: [1, 5, 3]\nz: 0\n", "top:\n  list: [1, 6, 3]\nz: 0\n")
-    #expect(text.contains("<<<<<<< CURRENT\n  list: [1, 5, 3]\n=======\n"))
-    #expect(text.hasPrefix("top:\n<<<<<<< CURRENT\n"))
-    #expect(text.hasSuffix(">>>>>>> OTHER\nz: 0\n"))
+    // The list stood on one line, and OTHER's is shown on one line too.
+    #expect(text == "top:\n<<<<<<< CURRENT\n  list: [1, 5, 3]\n=======\n  list: [1, 6, 3]\n>>>>>>> OTHER\nz: 0\n")
     #expect(
       try Format.yaml.codec.read(Self.sides(Data(text.utf8)).other, options: ReadOptions(), warnings: Warnings())
         == other)

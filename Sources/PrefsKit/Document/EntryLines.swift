@@ -50,7 +50,7 @@ extension TextDocument {
   /// The whole lines of the children `run` of `container`; nil when they share a line
   /// with other entries or text.
   func entryLines(_ run: ArraySlice<Int>, of container: Int) -> EntryLines? {
-    guard !run.isEmpty, !isOneLine(container) else { return nil }
+    guard !run.isEmpty, !entriesShareALine(container) else { return nil }
     let separator = separator(of: container)
     var bounds: [TextPatcher.Bounds] = []
     for child in run {
@@ -70,7 +70,7 @@ extension TextDocument {
   /// separator would have to follow).
   func insertionLine(in container: Int, before index: Int) -> (position: Int, separated: Bool, indent: [UInt8])? {
     let children = map.nodes[container].children
-    guard !children.isEmpty, !isOneLine(container) else { return nil }
+    guard !children.isEmpty, !entriesShareALine(container) else { return nil }
     let separator = separator(of: container)
     if index < children.count {
       let b = TextPatcher.bounds(of: children[index], separator: separator, text: text, map: map, syntax: syntax)
@@ -86,14 +86,16 @@ extension TextDocument {
   /// `entries` written as whole lines among the children of `container`, each line
   /// starting with `indent`; a separator follows each entry but the last, and the
   /// last when `separated`.
+  /// With `oneLine`, each entry's value is written on one line (JSON compact, YAML in
+  /// flow style), as a collection that stood on one line was.
   func lines(
     of entries: [(key: String?, value: PrefValue)], in container: Int, indent: [UInt8], separated: Bool,
-    path: PrefKeyPath, layout: TextLayout, warnings: Warnings
+    path: PrefKeyPath, layout: TextLayout, warnings: Warnings, oneLine: Bool = false
   ) throws -> [UInt8] {
     let separator = separator(of: container)
     var context = TextPatcher.context(
-      of: map.nodes[container], inline: false, inFlow: syntax.isFlow(map.nodes[container], in: text), text: text,
-      syntax: syntax, layout: layout, warnings: warnings)
+      of: map.nodes[container], inline: oneLine, inFlow: oneLine || syntax.isFlow(map.nodes[container], in: text),
+      text: text, syntax: syntax, layout: layout, warnings: warnings)
     context.indent = indent
     var out: [UInt8] = []
     for (k, entry) in entries.enumerated() {
@@ -105,9 +107,35 @@ extension TextDocument {
     return out
   }
 
+  /// The lines of the entry of `child`, as written, with the container's separator
+  /// after its value when `separated` and without one otherwise; nil when it shares
+  /// its lines with other entries.
+  func lines(of child: Int, in container: Int, separated: Bool) -> [UInt8]? {
+    let separator = separator(of: container)
+    let b = TextPatcher.bounds(of: child, separator: separator, text: text, map: map, syntax: syntax)
+    guard let lines = b.lines, lines.lowerBound == text.lineStart(of: lines.lowerBound) else { return nil }
+    let start = text.lineStart(of: b.start)
+    var out = Array(text[start..<b.valueEnd])
+    if separated, let separator { out.append(separator.byte) }
+    // What follows the value on its line (a comment, the line end), without the old separator.
+    var rest = b.valueEnd
+    if let at = b.separator {
+      out += text[b.valueEnd..<at]
+      rest = at + 1
+    }
+    out += text[rest..<lines.upperBound]
+    return out
+  }
+
+  /// Whether the value of `node` stands on one line.
+  func isOneLine(_ node: Int) -> Bool {
+    let range = map.nodes[node].value
+    return !text[range].contains(0x0A) && !text[range].contains(0x0D)
+  }
+
   /// Whether a container's entries share one line. (A YAML block collection of one
   /// entry stands on one line too, but it starts at that entry, on a line of its own.)
-  private func isOneLine(_ container: Int) -> Bool {
+  private func entriesShareALine(_ container: Int) -> Bool {
     let node = map.nodes[container]
     guard !text[node.value].contains(0x0A), !text[node.value].contains(0x0D) else { return false }
     return node.children.first.map { syntax.entryStart(of: map.nodes[$0], in: text) != node.value.lowerBound } ?? true

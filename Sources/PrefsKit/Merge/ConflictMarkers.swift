@@ -81,8 +81,10 @@ private struct Placer {
   /// Where a region stands.
   enum Place: Equatable {
     /// `count` children of the container at the path, from `position` (none: where
-    /// OTHER's entries would be inserted).
-    case run(PrefKeyPath, position: Int, count: Int)
+    /// OTHER's entries would be inserted), and with the child before them when
+    /// `withPrevious` (whose separator OTHER's side may need changed: a JSON entry
+    /// that comes to end or stops ending its object).
+    case run(PrefKeyPath, position: Int, count: Int, withPrevious: Bool = false)
     /// The whole entry of the value at the path.
     case entry(PrefKeyPath)
     case document
@@ -90,7 +92,9 @@ private struct Placer {
     /// The next larger place.
     var widened: Place {
       switch self {
-      case .run(let path, _, _): path.components.isEmpty ? .document : .entry(path)
+      case .run(let path, let position, let count, false) where position > 0:
+        .run(path, position: position, count: count, withPrevious: true)
+      case .run(let path, _, _, _): path.components.isEmpty ? .document : .entry(path)
       case .entry(let path): path.components.count <= 1 ? .document : .entry(PrefKeyPath(path.components.dropLast()))
       case .document: .document
       }
@@ -156,11 +160,13 @@ private struct Placer {
     case .index(let index):
       return .run(parent, position: index, count: conflict.current == nil ? 0 : 1)
     case .key(let key):
-      guard let container = document.node(at: parent) else { return Place.run(parent, position: 0, count: 0).widened }
+      guard let container = document.node(at: parent) else {
+        return parent.components.isEmpty ? .document : .entry(parent)
+      }
       let children = document.map.nodes[container].children
       let named = { (name: String) in children.firstIndex { document.map.nodes[$0].name == name } }
       if conflict.current != nil {
-        guard let index = named(key) else { return Place.run(parent, position: 0, count: 0).widened }
+        guard let index = named(key) else { return parent.components.isEmpty ? .document : .entry(parent) }
         return .run(parent, position: index, count: 1)
       }
       let position = conflict.precedingKey.flatMap(named).map { $0 + 1 } ?? 0
@@ -187,11 +193,15 @@ private struct Placer {
       let all = region.conflicts.map { conflicts[$0] }
       let bytes = try document.format.codec.encode(merged.resolving(all, to: .other))
       return (0..<document.textLength, Array(bytes))
-    case .run(let path, let position, let count):
+    case .run(let path, let position, let count, let withPrevious):
       guard let container = document.node(at: path) else { return nil }
       let children = document.map.nodes[container].children
       guard position + count <= children.count else { return nil }
       let entries = otherEntries(conflicts[region.conflicts[0]])
+      if withPrevious {
+        return try textWithPrevious(
+          container: container, path: path, position: position, count: count, entries: entries)
+      }
       if count == 0 {
         guard let at = document.insertionLine(in: container, before: position) else { return nil }
         let text = try document.lines(
@@ -215,11 +225,39 @@ private struct Placer {
       guard let value = merged.resolving(under, to: .other).at(path.components[...]) else { return nil }
       var key: String?
       if case .key(let name) = path.components.last { key = name }
+      // A collection written on one line (`[1, 2]`, `{a: 1}`) is shown on one line.
       let text = try document.lines(
         of: [(key, value)], in: parent, indent: lines.indent, separated: lines.separated, path: parentPath,
-        layout: layout, warnings: warnings)
+        layout: layout, warnings: warnings, oneLine: document.isOneLine(node))
       return (lines.range, text)
     }
+  }
+
+  /// A run with the entry before it: on OTHER's side that entry keeps its text, with
+  /// the container's separator after it exactly when an entry follows it there.
+  private func textWithPrevious(
+    container: Int, path: PrefKeyPath, position: Int, count: Int, entries: [(key: String?, value: PrefValue)]
+  ) throws -> (Range<Int>, [UInt8])? {
+    let children = document.map.nodes[container].children
+    let previous = children[position - 1]
+    guard let before = document.entryLines([previous][...], of: container) else { return nil }
+    var end = before.range.upperBound
+    if count > 0 {
+      guard let run = document.entryLines(children[position..<(position + count)], of: container) else {
+        return nil
+      }
+      end = run.range.upperBound
+    }
+    let trailing = document.separator(of: container)?.trailing ?? false
+    let atEnd = position + count == children.count
+    guard
+      let previousText = document.lines(
+        of: previous, in: container, separated: !entries.isEmpty || !atEnd || trailing)
+    else { return nil }
+    let text = try document.lines(
+      of: entries, in: container, indent: before.indent, separated: !atEnd || trailing, path: path, layout: layout,
+      warnings: warnings)
+    return (before.range.lowerBound..<end, previousText + text)
   }
 
   /// The entries OTHER has in place of a conflict's.
