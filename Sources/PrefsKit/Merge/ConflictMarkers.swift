@@ -127,15 +127,12 @@ private struct Placer {
       let all = regions.flatMap(\.conflicts).map { conflicts[$0] }
       let data = document.replacing(regions.map { ($0.range, $0.other) })
       if try document.readsBack(data, as: merged.resolving(all, to: .other)) { return regions }
-      // Find the regions whose OTHER side does not read back alone, and widen them.
+      // Find the regions whose OTHER side does not read back, halving the set (one
+      // parse of a large document per half, not per region), and widen them.
       var widenedAny = false
-      for k in regions.indices where regions[k].place != .document {
-        let data = document.replacing([(regions[k].range, regions[k].other)])
-        let expected = merged.resolving(regions[k].conflicts.map { conflicts[$0] }, to: .other)
-        if try !document.readsBack(data, as: expected) {
-          regions[k].place = regions[k].place.widened
-          widenedAny = true
-        }
+      for k in try failing(Array(regions.indices), of: regions) where regions[k].place != .document {
+        regions[k].place = regions[k].place.widened
+        widenedAny = true
       }
       if !widenedAny {
         // Each reads back alone but not together: show the whole document once.
@@ -143,6 +140,17 @@ private struct Placer {
       }
     }
     return [try located(Region(place: .document, conflicts: Array(conflicts.indices)))]
+  }
+
+  /// The regions of `subset` whose OTHER side does not read back as OTHER's value;
+  /// none when each half reads back alone though the whole does not.
+  private func failing(_ subset: [Int], of regions: [Region]) throws -> [Int] {
+    let data = document.replacing(subset.map { (regions[$0].range, regions[$0].other) })
+    let expected = merged.resolving(subset.flatMap { regions[$0].conflicts }.map { conflicts[$0] }, to: .other)
+    if try document.readsBack(data, as: expected) { return [] }
+    if subset.count == 1 { return subset }
+    let half = subset.count / 2
+    return try failing(Array(subset[..<half]), of: regions) + failing(Array(subset[half...]), of: regions)
   }
 
   private func located(_ region: Region) throws -> Region {
