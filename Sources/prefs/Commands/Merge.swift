@@ -43,7 +43,10 @@ enum Merge {
         "prefs merge Dock.plist base.plist other.plist --array-key 'persistent-apps=tile-data.bundle-identifier'",
         "Match Dock tiles by their bundle identifier."
       ),
-      ("prefs merge a.yaml base.yaml b.yaml -o merged.yaml --conflicts conflicts.yaml", "Keep a.yaml as it is."),
+      (
+        "prefs merge a.yaml base.yaml b.yaml -o merged.yaml --conflicts conflicts.yaml",
+        "Write the merge and its conflicts to files, leaving a.yaml as it is."
+      ),
     ],
     run: run)
 
