@@ -152,6 +152,19 @@ import Testing
     #expect(!Self.merge(base, current, other).conflicts.isEmpty)
   }
 
+  @Test func anItemWhoseIdentityChangedInPlaceIsStillThatItem() {
+    func app(_ name: String, _ pinned: Bool) -> PrefValue { ["name": .string(name), "pinned": .bool(pinned)] }
+    let base: PrefValue = .array([app("Mail", true), app("Safari", false)])
+    let renamedTwice = Self.merge(
+      base, .array([app("Mail 2", true), app("Safari", false)]), .array([app("Mail 3", true), app("Safari", false)]))
+    #expect(renamedTwice.conflicts.map(\.location) == ["0.name"])
+    let renamedAndChanged = Self.merge(
+      base, .array([app("Mail 2", true), app("Safari", false)]), .array([app("Safari", false), app("Mail", false)]))
+    #expect(renamedAndChanged.conflicts.isEmpty)
+    // OTHER moved the items, so its order stands.
+    #expect(renamedAndChanged.value == .array([app("Safari", false), app("Mail 2", false)]))
+  }
+
   @Test func anItemRemovedOnOneSideAndChangedOnTheOtherConflictsByIdentity() {
     func item(_ id: String, _ v: Int) -> PrefValue { ["id": .string(id), "v": .integer(Int64(v))] }
     let base: PrefValue = .array([item("a", 1), item("b", 1)])
@@ -407,8 +420,6 @@ extension PrefValue: ExpressibleByDictionaryLiteral {
     // Overlapping: one scalar changed two ways, and removed on one side and changed on the other.
     let scalars = CorpusEdits.nodes(base).filter {
       !$0.path.isEmpty && $0.value.arrayValue == nil && $0.value.dictionaryValue == nil
-        // Changing an item's identity field makes it another item, as renaming a key does.
-        && !ThreeWayMerge.Options.builtInIdentityFields.contains($0.path.last!)
     }
     if !scalars.isEmpty {
       let target = scalars[Int(rng.next() % UInt64(scalars.count))]

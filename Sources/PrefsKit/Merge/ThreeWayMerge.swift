@@ -250,12 +250,38 @@ private struct Merger {
     return result
   }
 
+  /// `side` with each renamed item called by its BASE identity: where, between two
+  /// items both keep, BASE has one item that `side` lacks and `side` one new item, that
+  /// item is BASE's with its identity changed. Nothing is renamed when `side` moved
+  /// the items both have.
+  static func renamesUndone(_ side: [String], base: [String]) -> [String] {
+    let inSide = Set(side)
+    let inBase = Set(base)
+    guard base.filter(inSide.contains) == side.filter(inBase.contains) else { return side }
+    /// The runs between the items both have, each as the positions it holds.
+    func gaps(_ ids: [String], common: Set<String>) -> [[Int]] {
+      var gaps: [[Int]] = [[]]
+      for (index, id) in ids.enumerated() {
+        if common.contains(id) { gaps.append([]) } else { gaps[gaps.count - 1].append(index) }
+      }
+      return gaps
+    }
+    let common = inSide.intersection(inBase)
+    var renamed = side
+    for (baseGap, sideGap) in zip(gaps(base, common: common), gaps(side, common: common))
+    where baseGap.count == 1 && sideGap.count == 1 {
+      renamed[sideGap[0]] = base[baseGap[0]]
+    }
+    return renamed
+  }
+
   mutating func mergeByIdentity(
     _ b: [PrefValue], _ c: [PrefValue], _ o: [PrefValue], field: [String], at path: PrefKeyPath
   ) -> [PrefValue] {
     let bi = Self.identities(b, field: field)!
-    let ci = Self.identities(c, field: field)!
-    let oi = Self.identities(o, field: field)!
+    // An item whose identity a side changed in place is still that item there.
+    let ci = Self.renamesUndone(Self.identities(c, field: field)!, base: bi)
+    let oi = Self.renamesUndone(Self.identities(o, field: field)!, base: bi)
     let baseItems = Dictionary(uniqueKeysWithValues: zip(bi, b))
     let currentItems = Dictionary(uniqueKeysWithValues: zip(ci, c))
     let otherItems = Dictionary(uniqueKeysWithValues: zip(oi, o))
