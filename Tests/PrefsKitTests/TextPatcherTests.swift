@@ -105,6 +105,20 @@ import Testing
     #expect(try patch(text, .yaml, set("a.3", .integer(4))) == "a: [1, 2, 3, 4]\nb: {x: 1, y: 2}\n")
   }
 
+  @Test func yamlBlockScalarAfterADashKeepsItsItemsColumn() throws {
+    let text = "list:\n- - !!binary |\n    AAEC\n  - false\n- name: |\n    one\n    two\n  id: 1\n"
+    let long = Data(repeating: 7, count: 80)
+    let data = try patch(text, .yaml) { value in
+      value = try value.setting(.data(long), at: ["list", "0", "0"])
+      value = try value.setting(.string("one\nthree\n"), at: ["list", "1", "name"])
+    }
+    let base64 = long.base64EncodedString()
+    #expect(
+      data
+        == "list:\n- - !!binary |\n    \(base64.prefix(76))\n    \(base64.dropFirst(76))\n  - false\n- name: |\n    one\n    three\n  id: 1\n"
+    )
+  }
+
   @Test func yamlFourSpaceIndentationAndCRLF() throws {
     let text = "root:\r\n    a: 1\r\n    b:\r\n        c: 2\r\n"
     let out = try patch(text, .yaml, set("root.b.d", .array([.integer(1)])))

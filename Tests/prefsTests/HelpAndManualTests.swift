@@ -105,6 +105,8 @@ import Testing
     environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
     environment["PREFS_DEFAULTS_DIR"] = nil
     environment["GIT_CONFIG_NOSYSTEM"] = "1"
+    // git setup examples write the scratch home's git config, never the user's.
+    environment["GIT_CONFIG_GLOBAL"] = nil
     environment["PATH"] = TestSupport.prefsBinary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
     for command in commands {
       if command.hasPrefix("git"), TestSupport.executable(named: "git") == nil { continue }

@@ -38,6 +38,22 @@ import Testing
     #expect(excluded.stdout.split(separator: "\n").count == 2)
   }
 
+  @Test func diffShowsArrayChangesAsInsertsAndDeletesOnTheAlignment() throws {
+    let folder = try Folder()
+    try folder.write("a.yaml", "list: [a, b, c]\nitems: [{name: x}, {name: y, size: 2}, {name: z}]\n")
+    try folder.write("b.yaml", "list: [b, c, d]\nitems: [{name: x}, {name: y, size: 3}]\n")
+    let result = try TestSupport.prefs(["diff", folder.path("a.yaml"), folder.path("b.yaml")])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout == """
+        ~ items.1.size: 2 -> 3
+        - items.2: {"name": "z"}
+        - list.0: "a"
+        + list.2: "d"
+
+        """)
+  }
+
   @Test func aPlistAndItsConversionAreTheSame() throws {
     let folder = try Folder()
     let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.plist").path

@@ -46,15 +46,27 @@ public enum StructuralDiff {
         }
       }
     case (.array(let a), .array(let b)):
-      for index in 0..<max(a.count, b.count) {
-        let child = path.appending(index: index)
-        if KeyGlob.any(excluding, match: child) { continue }
-        if index >= a.count {
-          result.append(PrefChange(kind: .added, path: child, old: nil, new: b[index]))
-        } else if index >= b.count {
-          result.append(PrefChange(kind: .removed, path: child, old: a[index], new: nil))
-        } else {
-          compare(a[index], b[index], at: child, excluding: excluding, into: &result)
+      // Lined up as merge and the patcher line them up: removing one item is one change.
+      // Removed items are named by their place in the first input, the others by
+      // their place in the second.
+      for step in ArrayAlignment.align(a, b) {
+        switch step {
+        case .same: break
+        case .changed(let i, let j):
+          let child = path.appending(index: j)
+          if !KeyGlob.any(excluding, match: child) {
+            compare(a[i], b[j], at: child, excluding: excluding, into: &result)
+          }
+        case .removed(let i):
+          let child = path.appending(index: i)
+          if !KeyGlob.any(excluding, match: child) {
+            result.append(PrefChange(kind: .removed, path: child, old: a[i], new: nil))
+          }
+        case .inserted(let j):
+          let child = path.appending(index: j)
+          if !KeyGlob.any(excluding, match: child) {
+            result.append(PrefChange(kind: .added, path: child, old: nil, new: b[j]))
+          }
         }
       }
     default:

@@ -119,6 +119,13 @@ public struct TextDocument: Sendable {
     public let rewrittenWhole: String?
     /// Whether the bytes changed: false when the new value equals the old one.
     public let changed: Bool
+
+    /// What the user should know of the patch: each entry written whole, or why the
+    /// whole document was.
+    public var notes: [String] {
+      rewrittenEntries.map { "\(PrefValue.name($0)) could not change in place and was written whole" }
+        + (rewrittenWhole.map { ["the whole file was written anew: \($0)"] } ?? [])
+    }
   }
 
   /// The document's bytes changed to hold `newValue`, only where the values differ.
@@ -146,7 +153,7 @@ public struct TextDocument: Sendable {
   }
 
   /// The indentation a document without any uses: what the format's writer uses.
-  private var defaultIndent: [UInt8] { format == .xml || format == .openStep ? [0x09] : [0x20, 0x20] }
+  var defaultIndent: [UInt8] { format == .xml || format == .openStep ? [0x09] : [0x20, 0x20] }
 
   /// Above this size, a document patched inside some of its root's entries is checked
   /// by reading those entries' new text alone, not the whole document again.
@@ -173,7 +180,7 @@ public struct TextDocument: Sendable {
 
   /// Whether `bytes` read as `expected`, as far as the format can hold it (an XML
   /// plist holds a date to the second, as its writer writes it).
-  private func readsBack(_ data: Data, as expected: PrefValue) throws -> Bool {
+  func readsBack(_ data: Data, as expected: PrefValue) throws -> Bool {
     guard let read = try? format.codec.read(data, options: options, warnings: Warnings()) else { return false }
     if read == expected { return true }
     let held = try format.codec.read(
@@ -187,7 +194,7 @@ public struct TextDocument: Sendable {
     return Patch(data: encoded(Array(bytes)), rewrittenEntries: [], rewrittenWhole: why, changed: true)
   }
 
-  private func encoded(_ bytes: [UInt8]) -> Data {
+  func encoded(_ bytes: [UInt8]) -> Data {
     switch encoding {
     case .utf8: return Data(bytes)
     case .utf16(let bigEndian):

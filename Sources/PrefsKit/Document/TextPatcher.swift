@@ -159,7 +159,7 @@ struct TextPatcher {
   }
 
   /// Where a child's entry lies.
-  private struct Bounds {
+  struct Bounds {
     /// Its first byte: the key, or the item (YAML: the `-`).
     var start: Int
     /// Its value's last byte.
@@ -177,6 +177,13 @@ struct TextPatcher {
   }
 
   private func bounds(of child: Int, separator: Separator?) -> Bounds {
+    Self.bounds(of: child, separator: separator, text: text, map: map, syntax: syntax)
+  }
+
+  /// Where the entry of `child` lies in `text`, and the lines it has to itself.
+  static func bounds(of child: Int, separator: Separator?, text: [UInt8], map: SourceMap, syntax: any TextSyntax)
+    -> Bounds
+  {
     let node = map.nodes[child]
     let start = syntax.entryStart(of: node, in: text)
     let lineStart = text.lineStart(of: start)
@@ -335,13 +342,27 @@ struct TextPatcher {
   // MARK: Replacing
 
   private func context(_ index: Int, _ inline: Bool, _ inFlow: Bool) -> FragmentContext {
-    let node = map.nodes[index]
+    Self.context(
+      of: map.nodes[index], inline: inline, inFlow: inFlow, text: text, syntax: syntax, layout: layout,
+      warnings: warnings)
+  }
+
+  /// Where a fragment replacing `node`, or going among its entries, stands: the
+  /// indentation of the node's line, or for an entry after YAML's `- ` on its line
+  /// (`- - !!binary |`), its own column, which its continuation lines must pass.
+  static func context(
+    of node: SourceMap.Node, inline: Bool, inFlow: Bool, text: [UInt8], syntax: any TextSyntax, layout: TextLayout,
+    warnings: Warnings
+  ) -> FragmentContext {
     let start = syntax.entryStart(of: node, in: text)
     let lineStart = text.lineStart(of: start)
     let blankEnd = text.skippingBlanks(from: lineStart)
+    let indent =
+      blankEnd < start && syntax.isIndicatorPrefix(text[lineStart..<start])
+      ? [UInt8](repeating: 0x20, count: start - lineStart) : Array(text[lineStart..<min(blankEnd, start)])
     return FragmentContext(
-      layout: layout, indent: Array(text[lineStart..<min(blankEnd, start)]), inline: inline, inFlow: inFlow,
-      path: PrefKeyPath(), text: text, warnings: warnings)
+      layout: layout, indent: indent, inline: inline, inFlow: inFlow, path: PrefKeyPath(), text: text,
+      warnings: warnings)
   }
 
   /// Replaces the value of a node, or (when its text cannot change alone) its whole entry.

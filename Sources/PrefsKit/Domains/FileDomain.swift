@@ -124,10 +124,7 @@ public struct FileDomain: PreferenceDomain {
         // A text file is the user's: only the bytes of what changed change (and none
         // when nothing did).
         let patch = try document.patched(to: .dictionary(after), warnings: warnings)
-        for path in patch.rewrittenEntries {
-          warnings.add("\(PrefValue.name(path)) could not change in place and was written whole")
-        }
-        if let why = patch.rewrittenWhole { warnings.add("the whole file was written anew: \(why)") }
+        for note in patch.notes { warnings.add(note) }
         if patch.changed { try AtomicFile.write(patch.data, to: path, newFileMode: newFileMode) }
       } else if after != before || corrupt != nil || before == nil {
         try AtomicFile.write(to: path, newFileMode: newFileMode) { writer in

@@ -4,7 +4,8 @@ import PrefsKit
 enum Commands {
   static let all: [CommandSpec] = [
     Convert.spec, Export.spec, Import.spec, Domains.spec, Read.spec, ReadType.spec, Write.spec, Delete.spec,
-    Rename.spec, GetValue.spec, SetValue.spec, RemoveValue.spec, Diff.spec, Textconv.spec, Edit.spec,
+    Rename.spec, GetValue.spec, SetValue.spec, RemoveValue.spec, Diff.spec, Textconv.spec, Merge.spec, GitSetup.spec,
+    Edit.spec,
     LintCommand.spec, Completions.spec, Help.spec,
   ]
 

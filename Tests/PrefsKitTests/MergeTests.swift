@@ -1,0 +1,660 @@
+import Foundation
+import PrefsTestSupport
+import Testing
+
+@testable import PrefsKit
+
+/// The three-way merge of values, and conflicts set in text.
+@Suite struct MergeTests {
+  static func merge(
+    _ base: PrefValue, _ current: PrefValue, _ other: PrefValue, options: ThreeWayMerge.Options = .init()
+  )
+    -> ThreeWayMerge.Result
+  {
+    ThreeWayMerge.merge(base: base, current: current, other: other, options: options)
+  }
+
+  static func list(_ items: String...) -> PrefValue { .array(items.map { .string($0) }) }
+
+  // MARK: Dictionaries
+
+  @Test func differentKeysOfOneDictionaryMerge() {
+    let result = Self.merge(
+      ["a": .integer(1), "b": .integer(2)], ["a": .integer(10), "b": .integer(2)],
+      ["a": .integer(1), "b": .integer(20)])
+    #expect(result.conflicts.isEmpty)
+    #expect(result.value == ["a": .integer(10), "b": .integer(20)])
+  }
+
+  @Test func theSameChangeOnBothSidesIsNoConflict() {
+    let result = Self.merge(
+      ["a": .integer(1)], ["a": .integer(2), "n": .bool(true)], ["a": .integer(2), "n": .bool(true)])
+    #expect(result.conflicts.isEmpty)
+    #expect(result.value == ["a": .integer(2), "n": .bool(true)])
+  }
+
+  @Test func aChangeOfTypeIsAChange() {
+    let taken = Self.merge(["n": .integer(1)], ["n": .integer(1)], ["n": .real(1)])
+    #expect(taken.conflicts.isEmpty)
+    #expect(taken.value == ["n": .real(1)])
+    let clash = Self.merge(["n": .integer(1)], ["n": .string("1")], ["n": .real(1)])
+    #expect(clash.conflicts.map(\.location) == ["n"])
+    #expect(clash.value == ["n": .string("1")])
+  }
+
+  @Test func bothChangingOneKeyIsAConflictWithTheThreeValues() throws {
+    let result = Self.merge(
+      ["window": ["width": .integer(800)]], ["window": ["width": .integer(1024)]], ["window": ["width": .integer(640)]])
+    let conflict = try #require(result.conflicts.first)
+    #expect(result.conflicts.count == 1)
+    #expect(conflict.location == "window.width")
+    #expect(conflict.base == .integer(800))
+    #expect(conflict.current == .integer(1024))
+    #expect(conflict.other == .integer(640))
+    #expect(result.value == ["window": ["width": .integer(1024)]])
+    #expect(result.value.resolving(result.conflicts, to: .other) == ["window": ["width": .integer(640)]])
+  }
+
+  @Test func aKeyRemovedOnOneSideAndChangedOnTheOtherConflicts() {
+    let removedHere = Self.merge(
+      ["a": .integer(1), "b": .integer(2)], ["b": .integer(2)], ["a": .integer(3), "b": .integer(2)])
+    #expect(removedHere.conflicts.map(\.location) == ["a"])
+    #expect(removedHere.conflicts.first?.current == nil)
+    #expect(removedHere.value == ["b": .integer(2)])
+    #expect(removedHere.value.resolving(removedHere.conflicts, to: .other) == ["a": .integer(3), "b": .integer(2)])
+    let removedThere = Self.merge(["a": .integer(1)], ["a": .integer(3)], [:])
+    #expect(removedThere.conflicts.map(\.location) == ["a"])
+    #expect(removedThere.value == ["a": .integer(3)])
+    // Removed on one side, untouched on the other: removed.
+    #expect(
+      Self.merge(["a": .integer(1), "b": .integer(1)], ["b": .integer(1)], ["a": .integer(1), "b": .integer(2)]).value
+        == ["b": .integer(2)])
+  }
+
+  @Test func keyOrderFollowsCurrentAndAnAddedKeyFollowsItsNeighbour() {
+    let base: PrefValue = ["a": .integer(1), "b": .integer(2), "c": .integer(3)]
+    let current: PrefValue = .dictionary(PrefDictionary([("c", .integer(3)), ("a", .integer(1)), ("b", .integer(2))]))
+    let other: PrefValue = .dictionary(
+      PrefDictionary([
+        ("x", .integer(0)), ("a", .integer(1)), ("y", .integer(9)), ("b", .integer(2)), ("c", .integer(3)),
+      ]))
+    let result = Self.merge(base, current, other)
+    #expect(result.conflicts.isEmpty)
+    #expect(result.value.dictionaryValue?.keys == ["x", "c", "a", "y", "b"])
+  }
+
+  // MARK: Arrays
+
+  @Test func insertionsAtDifferentPlacesMerge() {
+    let result = Self.merge(Self.list("a", "b", "c"), Self.list("z", "a", "b", "c"), Self.list("a", "b", "c", "d"))
+    #expect(result.conflicts.isEmpty)
+    #expect(result.value == Self.list("z", "a", "b", "c", "d"))
+  }
+
+  @Test func anItemDeletedOnBothSidesIsOneDelete() {
+    let result = Self.merge(Self.list("a", "b", "c"), Self.list("a", "c"), Self.list("a", "c", "d"))
+    #expect(result.conflicts.isEmpty)
+    #expect(result.value == Self.list("a", "c", "d"))
+  }
+
+  @Test func insertionsAtOnePlaceKeepBothCurrentFirst() {
+    let result = Self.merge(Self.list("a"), Self.list("a", "x"), Self.list("a", "y", "x"))
+    #expect(result.conflicts.isEmpty)
+    #expect(result.value == Self.list("a", "x", "y"))
+  }
+
+  @Test func itemsChangedDifferentlyConflictAtTheItem() {
+    let result = Self.merge(Self.list("a", "b", "c"), Self.list("a", "B", "c"), Self.list("a", "β", "c"))
+    #expect(result.conflicts.map(\.location) == ["1"])
+    #expect(result.value == Self.list("a", "B", "c"))
+  }
+
+  @Test func aRunRemovedOnOneSideAndChangedOnTheOtherConflictsAsARun() throws {
+    let result = Self.merge(Self.list("a", "b", "c", "d"), Self.list("a", "d"), Self.list("a", "b", "C", "D2", "d"))
+    let conflict = try #require(result.conflicts.first)
+    #expect(conflict.items == 1..<1)
+    #expect(conflict.current == .array([]))
+    #expect(result.value == Self.list("a", "d"))
+    #expect(result.value.resolving(result.conflicts, to: .other) == Self.list("a", "b", "C", "D2", "d"))
+  }
+
+  @Test func dictionariesInAnArrayMergeFieldByField() {
+    let base: PrefValue = .array([["title": .string("x"), "size": .integer(1)]])
+    let result = Self.merge(
+      base, .array([["title": .string("y"), "size": .integer(1)]]),
+      .array([["title": .string("x"), "size": .integer(2)]]))
+    #expect(result.conflicts.isEmpty)
+    #expect(result.value == .array([["title": .string("y"), "size": .integer(2)]]))
+  }
+
+  @Test func itemsWithABuiltInIdentityFieldMatchWhereverTheyMoved() {
+    func item(_ id: Int, _ v: Int) -> PrefValue { ["id": .integer(Int64(id)), "v": .integer(Int64(v))] }
+    let result = Self.merge(
+      .array([item(1, 1), item(2, 1), item(3, 1)]), .array([item(3, 1), item(1, 1), item(2, 1)]),
+      .array([item(1, 2), item(2, 1), item(3, 5), item(4, 1)]))
+    #expect(result.conflicts.isEmpty)
+    #expect(result.value == .array([item(3, 5), item(4, 1), item(1, 2), item(2, 1)]))
+  }
+
+  @Test func anArrayKeyOptionNamesANestedIdentityField() throws {
+    func tile(_ id: String, _ label: String) -> PrefValue {
+      ["tile-data": ["bundle-identifier": .string(id), "file-label": .string(label)]]
+    }
+    let base: PrefValue = ["persistent-apps": .array([tile("a", "A"), tile("b", "B")])]
+    let current: PrefValue = ["persistent-apps": .array([tile("b", "B"), tile("a", "A"), tile("c", "C")])]
+    let other: PrefValue = ["persistent-apps": .array([tile("d", "D"), tile("a", "Apple"), tile("b", "B")])]
+    let key = try #require(ThreeWayMerge.Options.arrayKey("persistent-apps=tile-data.bundle-identifier"))
+    let result = Self.merge(base, current, other, options: .init(arrayKeys: [key]))
+    #expect(result.conflicts.isEmpty)
+    #expect(
+      result.value == ["persistent-apps": .array([tile("d", "D"), tile("b", "B"), tile("a", "Apple"), tile("c", "C")])])
+    // By value alone, the moved item and the renamed one clash.
+    #expect(!Self.merge(base, current, other).conflicts.isEmpty)
+  }
+
+  @Test func anItemWhoseIdentityChangedInPlaceIsStillThatItem() {
+    func app(_ name: String, _ pinned: Bool) -> PrefValue { ["name": .string(name), "pinned": .bool(pinned)] }
+    let base: PrefValue = .array([app("Mail", true), app("Safari", false)])
+    let renamedTwice = Self.merge(
+      base, .array([app("Mail 2", true), app("Safari", false)]), .array([app("Mail 3", true), app("Safari", false)]))
+    #expect(renamedTwice.conflicts.map(\.location) == ["0.name"])
+    let renamedAndChanged = Self.merge(
+      base, .array([app("Mail 2", true), app("Safari", false)]), .array([app("Safari", false), app("Mail", false)]))
+    #expect(renamedAndChanged.conflicts.isEmpty)
+    // OTHER moved the items, so its order stands.
+    #expect(renamedAndChanged.value == .array([app("Safari", false), app("Mail 2", false)]))
+  }
+
+  @Test func anItemRemovedOnOneSideAndChangedOnTheOtherConflictsByIdentity() {
+    func item(_ id: String, _ v: Int) -> PrefValue { ["id": .string(id), "v": .integer(Int64(v))] }
+    let base: PrefValue = .array([item("a", 1), item("b", 1)])
+    let removedHere = Self.merge(base, .array([item("b", 1)]), .array([item("a", 2), item("b", 1)]))
+    #expect(removedHere.conflicts.map(\.location) == ["0"])
+    #expect(removedHere.value == .array([item("b", 1)]))
+    #expect(removedHere.value.resolving(removedHere.conflicts, to: .other) == .array([item("a", 2), item("b", 1)]))
+    let removedThere = Self.merge(base, .array([item("a", 2), item("b", 1)]), .array([item("b", 1)]))
+    #expect(removedThere.conflicts.map(\.location) == ["0"])
+    #expect(removedThere.value == .array([item("a", 2), item("b", 1)]))
+  }
+
+  // MARK: Conflicts in text
+
+  /// The two texts of a marked document: each conflict's CURRENT side, or its OTHER side.
+  static func sides(_ data: Data) -> (current: Data, other: Data) {
+    var current = Data()
+    var other = Data()
+    var state = 0
+    for line in CorpusEdits.lines(data) {
+      let text = String(decoding: line, as: UTF8.self)
+      if text.hasPrefix("<<<<<<< ") {
+        state = 1
+      } else if text.hasPrefix("=======") && state == 1 {
+        state = 2
+      } else if text.hasPrefix(">>>>>>> ") && state == 2 {
+        state = 0
+      } else {
+        if state != 2 { current += line }
+        if state != 1 { other += line }
+      }
+    }
+    return (current, other)
+  }
+
+  static func marked(_ format: Format, _ base: String, _ current: String, _ other: String) throws
+    -> (text: String, result: ThreeWayMerge.Result, other: PrefValue)
+  {
+    let document = try #require(try TextDocument(Data(current.utf8), format: format))
+    let b = try format.codec.read(Data(base.utf8), options: ReadOptions(), warnings: Warnings())
+    let o = try format.codec.read(Data(other.utf8), options: ReadOptions(), warnings: Warnings())
+    let result = ThreeWayMerge.merge(base: b, current: document.value, other: o)
+    let marked = try ConflictMarkers.text(of: document, merged: result)
+    return (String(decoding: marked.data, as: UTF8.self), result, o)
+  }
+
+  @Test func aYAMLConflictIsMarkedAroundItsLinesOnly() throws {
+    let (text, result, _) = try Self.marked(
+      .yaml, "a: 1\n# the size\nsize: 10\nz: 0\n", "a: 2\n# the size\nsize: 11\nz: 0\n",
+      "a: 1\n# the size\nsize: 12\nz: 1\n")
+    #expect(result.conflicts.map(\.location) == ["size"])
+    #expect(
+      text == """
+        a: 2
+        # the size
+        <<<<<<< CURRENT
+        size: 11
+        =======
+        size: 12
+        >>>>>>> OTHER
+        z: 1
+
+        """)
+  }
+
+  @Test func aJSONConflictKeepsTheSeparatorsOfEachSide() throws {
+    let (text, _, other) = try Self.marked(
+      .json, "{\n  \"a\": 1,\n  \"b\": [1, 2],\n  \"c\": true\n}\n",
+      "{\n  \"a\": 1,\n  \"b\": [1, 3],\n  \"c\": true\n}\n",
+      "{\n  \"a\": 1,\n  \"b\": {\"x\": 1},\n  \"c\": true\n}\n")
+    #expect(
+      text == """
+        {
+          "a": 1,
+        <<<<<<< CURRENT
+          "b": [1, 3],
+        =======
+          "b": {
+            "x": 1
+          },
+        >>>>>>> OTHER
+          "c": true
+        }
+
+        """)
+    let sides = Self.sides(Data(text.utf8))
+    #expect(try Format.json.codec.read(sides.other, options: ReadOptions(), warnings: Warnings()) == other)
+  }
+
+  @Test func anXMLConflictWhereCurrentRemovedTheKeyShowsOthersEntryWhereItWouldGo() throws {
+    func plist(_ body: String) -> String {
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\(body)</dict>\n</plist>\n"
+    }
+    let (text, result, other) = try Self.marked(
+      .xml, plist("\t<key>a</key>\n\t<integer>1</integer>\n\t<key>b</key>\n\t<string>x</string>\n"),
+      plist("\t<key>b</key>\n\t<string>x</string>\n"),
+      plist("\t<key>a</key>\n\t<integer>2</integer>\n\t<key>b</key>\n\t<string>x</string>\n"))
+    #expect(result.conflicts.map(\.location) == ["a"])
+    #expect(
+      text
+        == plist(
+          "<<<<<<< CURRENT\n=======\n\t<key>a</key>\n\t<integer>2</integer>\n>>>>>>> OTHER\n\t<key>b</key>\n\t<string>x</string>\n"
+        ))
+    #expect(
+      try Format.xml.codec.read(Self.sides(Data(text.utf8)).other, options: ReadOptions(), warnings: Warnings())
+        == other)
+  }
+
+  @Test func aJSONEntryAtTheEndIsMarkedWithTheEntryBeforeIt() throws {
+    let base = "{\n  \"a\": 1,\n  \"b\": 2\n}\n"
+    let removedHere = try Self.marked(.json, base, "{\n  \"a\": 1\n}\n", "{\n  \"a\": 1,\n  \"b\": 3\n}\n")
+    #expect(
+      removedHere.text
+        == "{\n<<<<<<< CURRENT\n  \"a\": 1\n=======\n  \"a\": 1,\n  \"b\": 3\n>>>>>>> OTHER\n}\n")
+    let removedThere = try Self.marked(.json, base, "{\n  \"a\": 1,\n  \"b\": 5\n}\n", "{\n  \"a\": 1\n}\n")
+    #expect(
+      removedThere.text
+        == "{\n<<<<<<< CURRENT\n  \"a\": 1,\n  \"b\": 5\n=======\n  \"a\": 1\n>>>>>>> OTHER\n}\n")
+    for (text, _, other) in [removedHere, removedThere] {
+      #expect(
+        try Format.json.codec.read(Self.sides(Data(text.utf8)).other, options: ReadOptions(), warnings: Warnings())
+          == other)
+    }
+  }
+
+  @Test func aConflictOnASharedLineMarksTheEnclosingEntry() throws {
+    let (text, _, other) = try Self.marked(
+      .yaml, "top:\n  list: [1, 2, 3]\nz: 0\n", "top:\n  list: [1, 5, 3]\nz: 0\n", "top:\n  list: [1, 6, 3]\nz: 0\n")
+    // The list stood on one line, and OTHER's is shown on one line too.
+    #expect(text == "top:\n<<<<<<< CURRENT\n  list: [1, 5, 3]\n=======\n  list: [1, 6, 3]\n>>>>>>> OTHER\nz: 0\n")
+    #expect(
+      try Format.yaml.codec.read(Self.sides(Data(text.utf8)).other, options: ReadOptions(), warnings: Warnings())
+        == other)
+    // A one-line JSON document is marked whole.
+    let json = try Self.marked(.json, #"{"a": 1, "b": 2}"#, #"{"a": 5, "b": 2}"#, #"{"a": 6, "b": 2}"#)
+    #expect(json.text.hasPrefix("<<<<<<< CURRENT\n{\"a\": 5, \"b\": 2}\n=======\n"))
+  }
+}
+
+// Dictionaries written as literals, for the tests above.
+extension PrefValue: ExpressibleByDictionaryLiteral {
+  public init(dictionaryLiteral elements: (String, PrefValue)...) {
+    self = .dictionary(PrefDictionary(elements.map { (key: $0.0, value: $0.1) }))
+  }
+}
+
+/// Seeded pairs of edits on the files of the corpora, merged by prefs and, for the
+/// text files, by `git merge-file` on the same texts.
+@Suite struct MergeCorpusTests {
+  /// One merge: BASE, the two sides, and what the merge must give.
+  struct Case {
+    var category: Category
+    var label: String
+    var base: PrefValue
+    var current: PrefValue
+    var other: PrefValue
+    /// For disjoint edits: the merged value.
+    var expected: PrefValue?
+    /// For overlapping edits: where the conflict is.
+    var conflictAt: String?
+  }
+
+  /// The kinds of cases, as the figures group them.
+  enum Category: String, CaseIterable {
+    case disjoint = "disjoint edits"
+    case neighbours = "neighbouring keys"
+    case appends = "both append to one array"
+    case overlapping = "overlapping edits"
+  }
+
+  /// The key path of text components in `value` (keys or indexes as the containers are).
+  static func keyPath(_ parts: [String], in value: PrefValue) -> PrefKeyPath {
+    var path = PrefKeyPath()
+    var current = value
+    for part in parts {
+      if case .array(let items) = current, let index = Int(part) {
+        path = path.appending(index: index)
+        current = items[index]
+      } else {
+        path = path.appending(key: part)
+        current = current.dictionaryValue?[part] ?? .bool(false)
+      }
+    }
+    return path
+  }
+
+  static func isPrefix(_ a: [String], _ b: [String]) -> Bool { b.starts(with: a) || a.starts(with: b) }
+
+  /// The seeded cases of one document's value.
+  static func cases(_ base: PrefValue, seed: UInt64) throws -> [Case] {
+    var rng = SeededGenerator(state: seed)
+    var cases: [Case] = []
+    let kinds = CorpusEdits.Edit.allCases
+    // Disjoint: two edits whose key paths do not contain each other.
+    for attempt in 0..<8 where cases.count < 2 {
+      let k1 = kinds[Int(rng.next() % UInt64(kinds.count))]
+      let k2 = kinds[Int(rng.next() % UInt64(kinds.count))]
+      guard let (one, at1) = try CorpusEdits.edit(base, k1, using: &rng),
+        let (two, at2) = try CorpusEdits.edit(base, k2, using: &rng), !isPrefix(at1, at2)
+      else { continue }
+      let expected = try one.setting(two.value(at: at2), at: at2)
+      cases.append(
+        Case(
+          category: .disjoint,
+          label:
+            "disjoint \(k1) at \(at1.joined(separator: ".")) + \(k2) at \(at2.joined(separator: ".")) (\(attempt))",
+          base: base, current: one, other: two, expected: expected))
+    }
+    // Disjoint: an insertion at the start of an array and one at its end.
+    let arrays = CorpusEdits.nodes(base).filter { $0.value.arrayValue.map { !$0.isEmpty } ?? false }
+    if !arrays.isEmpty {
+      let target = arrays[Int(rng.next() % UInt64(arrays.count))]
+      let items = target.value.arrayValue!
+      let first = PrefValue.string("inserted first")
+      let last = PrefValue.string("appended last")
+      cases.append(
+        Case(
+          category: .disjoint, label: "insertions at both ends of \(target.path.joined(separator: "."))", base: base,
+          current: try base.setting(.array([first] + items), at: target.path),
+          other: try base.setting(.array(items + [last]), at: target.path),
+          expected: try base.setting(.array([first] + items + [last]), at: target.path)))
+      let mine = PrefValue.string("appended here")
+      let theirs = PrefValue.string("appended there")
+      cases.append(
+        Case(
+          category: .appends, label: "both append to \(target.path.joined(separator: "."))", base: base,
+          current: try base.setting(.array(items + [mine]), at: target.path),
+          other: try base.setting(.array(items + [theirs]), at: target.path),
+          expected: try base.setting(.array(items + [mine, theirs]), at: target.path)))
+    }
+    // Disjoint: two neighbouring keys of one dictionary, each changed on one side.
+    let pairs = CorpusEdits.nodes(base).compactMap { node -> (path: [String], a: String, b: String)? in
+      guard let dict = node.value.dictionaryValue else { return nil }
+      let entries = Array(dict)
+      for k in entries.indices.dropLast()
+      where entries[k].value.dictionaryValue == nil && entries[k].value.arrayValue == nil
+        && entries[k + 1].value.dictionaryValue == nil && entries[k + 1].value.arrayValue == nil
+      {
+        return (node.path, entries[k].key, entries[k + 1].key)
+      }
+      return nil
+    }
+    if !pairs.isEmpty {
+      let pair = pairs[Int(rng.next() % UInt64(pairs.count))]
+      let (pa, pb) = (pair.path + [pair.a], pair.path + [pair.b])
+      let one = try base.setting(CorpusEdits.changedScalar(base.value(at: pa)), at: pa)
+      let two = try base.setting(CorpusEdits.changedScalar(base.value(at: pb)), at: pb)
+      cases.append(
+        Case(
+          category: .neighbours, label: "neighbours \(pa.joined(separator: ".")) and \(pair.b)", base: base,
+          current: one, other: two, expected: try one.setting(two.value(at: pb), at: pb)))
+    }
+    // Overlapping: one scalar changed two ways, and removed on one side and changed on the other.
+    let scalars = CorpusEdits.nodes(base).filter {
+      !$0.path.isEmpty && $0.value.arrayValue == nil && $0.value.dictionaryValue == nil
+    }
+    if !scalars.isEmpty {
+      let target = scalars[Int(rng.next() % UInt64(scalars.count))]
+      let at = keyPath(target.path, in: base).description
+      let changed = try base.setting(CorpusEdits.changedScalar(target.value), at: target.path)
+      let retyped = try base.setting(CorpusEdits.otherType(target.value), at: target.path)
+      cases.append(
+        Case(
+          category: .overlapping, label: "both change \(at)", base: base, current: changed, other: retyped,
+          conflictAt: at))
+      cases.append(
+        Case(
+          category: .overlapping, label: "removed and changed \(at)", base: base,
+          current: try base.removing(at: target.path), other: changed,
+          conflictAt: at))
+      cases.append(
+        Case(
+          category: .disjoint, label: "the same change at \(at)", base: base, current: changed, other: changed,
+          expected: changed))
+    }
+    return cases
+  }
+
+  /// Tallies of one merger over the cases.
+  struct Tally: CustomStringConvertible {
+    var cases = 0
+    var right = 0
+    var conflicted = 0
+    var broken = 0
+    var wrong = 0
+    var description: String {
+      func share(_ n: Int) -> String {
+        cases == 0 ? "0" : String(format: "%d (%.0f%%)", n, Double(n) * 100 / Double(cases))
+      }
+      return
+        "\(cases) cases: right \(share(right)), conflicts \(share(conflicted)), broken \(share(broken)), wrong \(share(wrong))"
+    }
+  }
+
+  @Test(.enabled(if: CorpusEdits.corpus != nil, "the corpus at ../shared/corpus is absent"))
+  func seededMergesOfTheCorporaMergeDisjointEditsAndConflictOverlappingOnes() throws {
+    let documents = CorpusEdits.documents(includingYAMLTestSuite: false, includingOpenStep: false)
+    #expect(documents.count > 100, "only \(documents.count) corpus documents read")
+    let git = TestSupport.executable(named: "git")
+    if git == nil { print("note: git is not installed; the git merge-file comparison is skipped") }
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+
+    var values: [(name: String, value: PrefValue, document: (data: Data, format: Format)?)] = documents.map {
+      ($0.name, try! $0.format.codec.read($0.data, options: ReadOptions(), warnings: Warnings()), ($0.data, $0.format))
+    }
+    // Xcode projects merge as values (their OpenStep text is read by Foundation).
+    for url in TestSupport.files(in: CorpusEdits.corpus!.appendingPathComponent("xcode"))
+    where url.pathExtension == "pbxproj" {
+      let data = try Data(contentsOf: url)
+      values.append(("/xcode/" + url.lastPathComponent, try Format.read(data, path: url.path).value, nil))
+    }
+
+    var prefsTally: [Category: Tally] = [:]
+    var textTally: [Category: Tally] = [:]
+    var gitTally: [String: [Category: Tally]] = [:]
+    var markedLines = 0
+    var regions = 0
+    for (index, entry) in values.enumerated() {
+      for test in try Self.cases(entry.value, seed: UInt64(index) * 7919) {
+        let label = "\(entry.name): \(test.label)"
+        let isDisjoint = test.expected != nil
+        // The library merge.
+        let result = ThreeWayMerge.merge(base: test.base, current: test.current, other: test.other)
+        var ok: Bool
+        if let expected = test.expected {
+          ok = result.conflicts.isEmpty && result.value == expected
+          #expect(result.conflicts.isEmpty, "\(label): conflicts at \(result.conflicts.map(\.location))")
+          #expect(result.value == expected, "\(label): merged into another value")
+        } else {
+          ok = result.conflicts.map(\.location) == [test.conflictAt!]
+          #expect(ok, "\(label): conflicts at \(result.conflicts.map(\.location))")
+          // Nothing is lost: each side's value is the merge with every conflict settled its way.
+          #expect(result.value == test.current, "\(label): CURRENT's value is not kept at the conflict")
+          #expect(
+            result.value.resolving(result.conflicts, to: .other) == test.other, "\(label): OTHER's change is lost")
+        }
+        prefsTally[test.category, default: Tally()].cases += 1
+        if isDisjoint {
+          if ok {
+            prefsTally[test.category]!.right += 1
+          } else if result.conflicts.isEmpty {
+            prefsTally[test.category]!.wrong += 1
+          } else {
+            prefsTally[test.category]!.conflicted += 1
+          }
+        } else {
+          if ok { prefsTally[test.category]!.conflicted += 1 } else { prefsTally[test.category]!.wrong += 1 }
+        }
+
+        // The text merge: each side is the base text patched by one edit, as a user's edit would be.
+        guard let (data, format) = entry.document,
+          let baseDocument = try TextDocument(data, format: format)
+        else { continue }
+        let currentText = try baseDocument.patched(to: test.current).data
+        let otherText = try baseDocument.patched(to: test.other).data
+        guard let currentDocument = try TextDocument(currentText, format: format),
+          currentDocument.value == test.current
+        else { continue }
+        let marked = try ConflictMarkers.text(of: currentDocument, merged: result)
+        let sides = MergeTests.sides(marked.data)
+        textTally[test.category, default: Tally()].cases += 1
+        if isDisjoint {
+          let reads = try currentDocument.readsBack(marked.data, as: test.expected!)
+          #expect(marked.regions == 0 && reads, "\(label): the merged text is not the expected value")
+          if marked.regions == 0 && reads {
+            textTally[test.category]!.right += 1
+          } else {
+            textTally[test.category]!.wrong += 1
+          }
+        } else {
+          // Markers stand on lines of their own: a last line without a line end gets one.
+          let keepsCurrent =
+            sides.current == currentText || (currentText.last != 0x0A && sides.current == currentText + [0x0A])
+          let readsOther = try currentDocument.readsBack(sides.other, as: test.other)
+          #expect(marked.regions == 1, "\(label): \(marked.regions) marked regions")
+          #expect(keepsCurrent, "\(label): taking CURRENT's side does not give CURRENT's text")
+          #expect(readsOther, "\(label): taking OTHER's side does not read as OTHER's value")
+          if marked.regions == 1 && keepsCurrent && readsOther {
+            textTally[test.category]!.conflicted += 1
+          } else {
+            textTally[test.category]!.wrong += 1
+          }
+          regions += marked.regions
+          markedLines += CorpusEdits.lines(marked.data).count - CorpusEdits.lines(currentText).count
+        }
+
+        // git merge-file on the same three texts.
+        guard let git else { continue }
+        let paths = ["current", "base", "other"].map { folder.appendingPathComponent($0).path }
+        for (path, bytes) in zip(paths, [currentText, data, otherText]) {
+          try bytes.write(to: URL(fileURLWithPath: path))
+        }
+        let run = try TestSupport.run(git, ["merge-file", "-p"] + paths)
+        var tally = gitTally[format.name, default: [:]][test.category, default: Tally()]
+        let expected = test.expected
+        let merged = try? format.codec.read(Data(run.stdout.utf8), options: ReadOptions(), warnings: Warnings())
+        tally.cases += 1
+        if run.status != 0 {
+          tally.conflicted += 1
+        } else if merged == nil {
+          tally.broken += 1
+        } else if let expected, try currentDocument.readsBack(Data(run.stdout.utf8), as: expected) {
+          tally.right += 1
+        } else {
+          tally.wrong += 1
+        }
+        gitTally[format.name, default: [:]][test.category] = tally
+      }
+    }
+    print("merge corpus: \(values.count) documents (overlapping edits must conflict; a clean merge of them is wrong)")
+    for category in Category.allCases {
+      print("  \(category.rawValue):")
+      print("    prefs, values: \(prefsTally[category] ?? Tally())")
+      print("    prefs, text files: \(textTally[category] ?? Tally())")
+      for (format, tallies) in gitTally.sorted(by: { $0.key < $1.key }) {
+        print("    git merge-file, \(format): \(tallies[category] ?? Tally())")
+      }
+    }
+    print("  conflict markers: \(markedLines) lines of markers and OTHER's text for \(regions) regions")
+    #expect((prefsTally[.disjoint]?.cases ?? 0) > 200)
+    #expect((prefsTally[.overlapping]?.cases ?? 0) > 200)
+  }
+}
+
+/// Xcode projects: objects keyed by identifier merge as a dictionary, children and
+/// file lists as arrays.
+@Suite struct XcodeProjectMergeTests {
+  /// A project with one more Swift file: its file reference in the first group that
+  /// holds Swift files, and its build file in the first Sources phase.
+  static func addingFile(_ name: String, id: String, to project: PrefValue) throws -> PrefValue {
+    var objects = try #require(project.dictionaryValue?["objects"]?.dictionaryValue)
+    let group = try #require(
+      objects.first { entry in
+        entry.value.dictionaryValue?["isa"] == .string("PBXGroup")
+          && (entry.value.dictionaryValue?["children"]?.arrayValue ?? []).contains { child in
+            child.stringValue.flatMap { objects[$0]?.dictionaryValue?["path"]?.stringValue }?.hasSuffix(".swift")
+              ?? false
+          }
+      }?.key)
+    let phase = try #require(
+      objects.first { $0.value.dictionaryValue?["isa"] == .string("PBXSourcesBuildPhase") }?.key)
+    let fileID = id + "0000000000000001"
+    let buildID = id + "0000000000000002"
+    objects[fileID] = [
+      "isa": .string("PBXFileReference"), "lastKnownFileType": .string("sourcecode.swift"), "path": .string(name),
+      "sourceTree": .string("<group>"),
+    ]
+    objects[buildID] = ["isa": .string("PBXBuildFile"), "fileRef": .string(fileID)]
+    var groupValue = objects[group]!.dictionaryValue!
+    groupValue["children"] = .array(groupValue["children"]!.arrayValue! + [.string(fileID)])
+    objects[group] = .dictionary(groupValue)
+    var phaseValue = objects[phase]!.dictionaryValue!
+    phaseValue["files"] = .array(phaseValue["files"]!.arrayValue! + [.string(buildID)])
+    objects[phase] = .dictionary(phaseValue)
+    var root = project.dictionaryValue!
+    root["objects"] = .dictionary(objects)
+    return .dictionary(root)
+  }
+
+  static func projects() -> [URL] {
+    guard let corpus = CorpusEdits.corpus else { return [] }
+    return TestSupport.files(in: corpus.appendingPathComponent("xcode")).filter { $0.pathExtension == "pbxproj" }
+  }
+
+  @Test(.enabled(if: CorpusEdits.corpus != nil, "the corpus at ../shared/corpus is absent"))
+  func twoBranchesEachAddingAFileToOneGroupMergeCleanly() throws {
+    #expect(Self.projects().count >= 5)
+    for url in Self.projects() {
+      let base = try Format.read(Data(contentsOf: url), path: url.path)
+      #expect(base.format == .openStep)
+      let current = try Self.addingFile("Mine.swift", id: "AAAAAAAA", to: base.value)
+      let other = try Self.addingFile("Theirs.swift", id: "BBBBBBBB", to: base.value)
+      let result = ThreeWayMerge.merge(base: base.value, current: current, other: other)
+      #expect(result.conflicts.isEmpty, "\(url.lastPathComponent): \(result.conflicts.map(\.location))")
+      // Both files, each once, in the group and the build phase: CURRENT's then OTHER's.
+      let both = try Self.addingFile("Theirs.swift", id: "BBBBBBBB", to: current)
+      #expect(result.value == both, "\(url.lastPathComponent)")
+    }
+  }
+
+  @Test(.enabled(if: CorpusEdits.corpus != nil, "the corpus at ../shared/corpus is absent"))
+  func oneObjectChangedTwoWaysConflictsAtItsKeyPath() throws {
+    let url = try #require(Self.projects().first)
+    let base = try Format.read(Data(contentsOf: url), path: url.path).value
+    let objects = try #require(base.dictionaryValue?["objects"]?.dictionaryValue)
+    let (id, _) = try #require(objects.first { $0.value.dictionaryValue?["isa"] == .string("PBXFileReference") })
+    let current = try base.setting(.string("A.swift"), at: ["objects", id, "path"])
+    let other = try base.setting(.string("B.swift"), at: ["objects", id, "path"])
+    let result = ThreeWayMerge.merge(base: base, current: current, other: other)
+    #expect(result.conflicts.map(\.location) == ["objects.\(id).path"])
+  }
+}
