@@ -1,7 +1,8 @@
 import Foundation
 import PrefsKit
 
-/// `prefs export DOMAIN [-o OUT] [--format FMT]`, and `export --all -o DIR`.
+/// `prefs export DOMAIN [-o OUT] [--format FMT]`, `export D1 D2… -o FILE` (a settings
+/// file), and `export --all -o DIR`.
 enum Export {
   static let all = OptionSpec(
     "all", long: ["all"], help: "Export every domain of the store, one file each, into the folder given by -o.")
@@ -15,9 +16,13 @@ enum Export {
       format's extension is a file. With --schema, what the app would discard is \
       reported on standard error; with --effective as well, the output holds the \
       values as the app reads them, fallbacks filled in (a missing domain reads \
-      as empty, as it does for the app).
+      as empty, as it does for the app). With several DOMAINs the output is one \
+      settings file whose top-level keys are the domains, as prefs apply takes it.
       """,
-    arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.", optional: true)],
+    arguments: [
+      ArgumentSpec(
+        name: "DOMAIN", help: "Domain names (com.example.app, -g) or files.", optional: true, variadic: true)
+    ],
     options: [
       Options.output, Options.format, all, Options.exclude, Options.plain, Options.compact, Options.expandData,
       Options.schema,
@@ -27,6 +32,7 @@ enum Export {
       ("prefs export com.example.app", "Show a domain as YAML."),
       ("prefs export com.example.app --format json -o app.json", "Save it as JSON."),
       ("prefs export --all -o backup/ --exclude 'SULast*'", "Back up every domain, one YAML file each."),
+      ("prefs export com.example.app -g -o settings.yaml", "Two domains as one settings file for prefs apply."),
       ("prefs export com.example.app --schema user-settings --effective", "What the tutorial's app reads."),
     ],
     run: run)
@@ -71,6 +77,12 @@ enum Export {
     guard let argument = arguments.positionals.first else {
       throw ArgumentParser.usageError("missing argument DOMAIN", spec)
     }
+    if arguments.positionals.count > 1 {
+      guard schema == nil else {
+        throw ArgumentParser.usageError("--schema describes one app's domain; give one DOMAIN", spec)
+      }
+      return try exportSettings(arguments, format: format, store: store, options: options, console: console)
+    }
     let domain = try resolveDomain(argument, in: store)
     let effective = arguments.has(Options.effective)
     guard var contents = try domain.read(options: ReadOptions()) ?? (effective ? PrefDictionary() : nil) else {
@@ -85,6 +97,30 @@ enum Export {
     try Documents.write(
       PrefValue.dictionary(contents).excluding(excludes), format: format, to: arguments.value(Options.output),
       options: options, console: console)
+    return Console.Status.success
+  }
+
+  /// Several domains as one settings file: each domain's contents under its name.
+  static func exportSettings(
+    _ arguments: ParsedArguments, format: Format, store: any DomainStore, options: WriteOptions, console: Console
+  ) throws -> Int32 {
+    var entries: [SettingsFile.Entry] = []
+    for argument in arguments.positionals {
+      let domain = try resolveDomain(argument, in: store)
+      guard let contents = try domain.read(options: ReadOptions()) else { throw missingDomain(domain) }
+      let settings = PrefValue.dictionary(contents).excluding(arguments.excludes())
+      entries.append(SettingsFile.Entry(target: domain.name, settings: settings, source: domain.name))
+    }
+    let output = arguments.value(Options.output)
+    let name = output.map(displayName) ?? "<stdout>"
+    let warnings = Warnings()
+    defer { console.report(warnings, file: name) }
+    do {
+      let data = try SettingsFile(entries: entries).encoded(as: format, options: options, warnings: warnings)
+      if let output, output != "-" { try AtomicFile.write(data, to: output) } else { try console.outData(data) }
+    } catch let error as PrefsError {
+      throw error.inFile(name)
+    }
     return Console.Status.success
   }
 
