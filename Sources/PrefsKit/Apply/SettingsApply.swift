@@ -80,6 +80,10 @@ public enum SettingsApply {
             ApplyStep(target: entry.target, domain: nil, settings: [settings], error: error.inFile(entry.source)))
           continue
         } catch {
+          steps.append(
+            ApplyStep(
+              target: entry.target, domain: nil, settings: [settings],
+              error: PrefsError(.io, "\(error)", file: entry.source)))
           continue
         }
         if let index = byLocation[domain.location] {
@@ -102,6 +106,8 @@ public enum SettingsApply {
           step.after = try applied(step.settings, to: step.before)
         } catch let error as PrefsError {
           step.error = error.inFile(domain.name)
+        } catch {
+          step.error = PrefsError(.io, "\(error)", file: domain.name)
         }
         return step
       }) ?? steps
