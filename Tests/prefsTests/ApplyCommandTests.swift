@@ -313,6 +313,18 @@ import Testing
     #expect(try names.map(machine.export) == expected)
   }
 
+  @Test func aSettingsFileCanComeFromStandardInputInAnyFormat() throws {
+    let machine = try Machine()
+    let json = #"{"com.example.app": {"list": {"$replace": [1]}, "when": {"$date": "2023-11-14T22:13:20Z"}}}"#
+    let applied = try machine.prefs(["apply", "-"], input: json)
+    #expect(applied.status == 0, "\(applied.stderr)")
+    #expect(try machine.export("com.example.app") == #"{"list":[1],"when":{"$date":"2023-11-14T22:13:20Z"}}"# + "\n")
+    let plist = try machine.prefs(["convert", "-", "--from", "json", "--to", "xml"], input: json)
+    // A plist spells the directives as words too.
+    #expect(plist.stdout.contains("<key>$replace</key>"))
+    #expect(try machine.prefs(["apply", "-", "--check"], input: plist.stdout).status == 0)
+  }
+
   @Test func usageErrors() throws {
     let machine = try Machine()
     let both = try machine.prefs(["apply", "x.yaml", "--check", "--dry-run"])

@@ -15,6 +15,7 @@ public struct SettingsFile: Sendable {
     /// The file the entry was read from, for messages.
     public var source: String
 
+    /// An entry for `target`, read from (or written as) `source`.
     public init(target: String, settings: PrefValue, source: String) {
       self.target = target
       self.settings = settings
@@ -25,6 +26,7 @@ public struct SettingsFile: Sendable {
   /// The entries in the order the file lists them.
   public var entries: [Entry]
 
+  /// A settings file of these entries.
   public init(entries: [Entry]) { self.entries = entries }
 
   /// Reads a settings file in any format of the table. `name` is how messages name

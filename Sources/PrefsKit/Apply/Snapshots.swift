@@ -22,6 +22,7 @@ public struct Snapshot: Sendable {
   public var created: Date
   /// The settings files applied after it was taken.
   public var sources: [String]
+  /// The domains it holds, in the order they were applied.
   public var domains: [Domain]
   /// Whether `apply --undo` has restored it already.
   public var undone: Bool
@@ -30,8 +31,10 @@ public struct Snapshot: Sendable {
 /// The folder of snapshots: `$XDG_STATE_HOME/prefs/snapshots` when that is an
 /// absolute path, else `~/.local/state/prefs/snapshots`. One XML plist per snapshot.
 public struct SnapshotStore: Sendable {
+  /// The folder holding the snapshots (created on the first save, mode 0700).
   public let directory: String
 
+  /// The snapshots in `directory`.
   public init(directory: String) { self.directory = directory }
 
   /// The folder for this environment.

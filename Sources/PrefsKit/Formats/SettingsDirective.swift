@@ -56,8 +56,9 @@ public enum SettingsDirective: Sendable, Equatable {
   /// The error for an input key that is the reserved marker key.
   static func reservedKeyError() -> String { "a key starting with a NUL character cannot appear in a settings file" }
 
-  /// `$replace` / `$delete`: the JSON and plist spellings.
+  /// `$replace`: how JSON and plist settings files spell `!replace`.
   public static let replaceWord = "$replace"
+  /// `$delete`: how JSON and plist settings files spell `!delete` (its value is `true`).
   public static let deleteWord = "$delete"
 
   /// `value` with `{"$replace": …}` and `{"$delete": true}` dictionaries read as
