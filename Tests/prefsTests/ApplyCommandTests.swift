@@ -338,6 +338,50 @@ import Testing
     #expect(try machine.prefs(["apply", "missing.yaml"]).status == 66)
   }
 
+  // MARK: On a terminal
+
+  /// Runs a shell command line under `script`, which gives it a pseudo-terminal.
+  func onTerminal(_ commandLine: String, machine: Machine) throws -> String {
+    let script = try #require(TestSupport.executable(named: "script"))
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = nil
+    environment["PREFS_DEFAULTS_DIR"] = machine.store.path
+    environment["XDG_STATE_HOME"] = machine.state.path
+    environment["PATH"] = TestSupport.prefsBinary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
+    return try TestSupport.run(
+      script, ["-qc", "cd '\(machine.url.path)' && \(commandLine)", "/dev/null"], environment: environment
+    ).stdout
+  }
+
+  @Test(.enabled(if: TestSupport.executable(named: "script") != nil, "needs script(1) for a pseudo-terminal"))
+  func manyDomainsShowProgressAndAColouredPlanOnATerminal() throws {
+    let machine = try machineWithDomains()
+    let settings = (0..<Self.domainCount).map { "com.example.d\($0):\n  flag: false\n" }.joined()
+    try machine.write("settings.yaml", settings)
+    let shown = try onTerminal("prefs apply settings.yaml", machine: machine)
+    #expect(shown.contains("[1/12] com.example.d0"))
+    #expect(shown.contains("[12/12] com.example.d11"))
+    #expect(shown.contains("\u{1B}[33m~ flag: true -> false\u{1B}[0m"))
+    // Piped, neither progress nor colour.
+    try machine.write("again.yaml", settings.replacingOccurrences(of: "false", with: "true"))
+    let piped = try machine.prefs(["apply", "again.yaml"])
+    #expect(!piped.stdout.contains("\u{1B}[") && !piped.stderr.contains("[1/12]"))
+  }
+
+  @Test(.enabled(if: TestSupport.executable(named: "script") != nil, "needs script(1) for a pseudo-terminal"))
+  func captureShowsWhatChangedSoFarOnATerminal() throws {
+    let machine = try Machine()
+    #expect(try machine.prefs(["write", "com.example.app", "k", "-int", "1"]).status == 0)
+    let shown = try onTerminal(
+      "prefs capture com.example.app --for 4 -o out.yaml & sleep 1.5; prefs write com.example.app k -int 2; wait",
+      machine: machine)
+    #expect(shown.contains("prefs: watching 1 domain (inotify); stopping after 4 s or at Ctrl-C"))
+    #expect(shown.contains("changed so far: com.example.app"))
+    #expect(
+      try String(contentsOf: machine.url.appendingPathComponent("out.yaml"), encoding: .utf8)
+        == "com.example.app:\n  k: 2\n")
+  }
+
   // MARK: Capture while a real UserDefaults program changes settings
 
   @Test(.enabled(if: TestSupport.executable(named: "swiftc") != nil, "needs swiftc to build the UserDefaults probe"))
