@@ -242,6 +242,12 @@ import Testing
     #expect(
       scalar.stderr.hasPrefix(
         "prefs: error: scalar.yaml:2:6: !replace is for a mapping or a sequence; a scalar setting always replaces\n"))
+    try machine.write("item.yaml", "com.example.app:\n  list:\n    - a\n    - !delete\n")
+    let item = try machine.prefs(["apply", "item.yaml", "--check"])
+    #expect(item.status == 65)
+    #expect(
+      item.stderr.hasPrefix(
+        "prefs: error: item.yaml:4:7: list.1: !delete removes a key; an array item cannot be deleted so\n"))
     try machine.write("array.yaml", "com.example.app: [1]\n")
     #expect(try machine.prefs(["apply", "array.yaml"]).status == 65)
     #expect(!FileManager.default.fileExists(atPath: machine.domainFile("com.example.app").path))

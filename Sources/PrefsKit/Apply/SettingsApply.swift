@@ -9,6 +9,8 @@ public struct ApplyStep: Sendable {
   public let domain: (any PreferenceDomain)?
   /// The settings for it, in the order the files give them.
   public var settings: [PrefValue]
+  /// The file each of ``settings`` came from, for errors at a line and column.
+  public var sources: [String] = []
   /// The contents now (nil: no such domain).
   public var before: PrefDictionary?
   /// The contents the settings make (nil: the domain is deleted, or stays missing).
@@ -88,10 +90,14 @@ public enum SettingsApply {
         }
         if let index = byLocation[domain.location] {
           steps[index].settings.append(settings)
+          steps[index].sources.append(entry.source)
           steps[index].coercions += coercions
         } else {
           byLocation[domain.location] = steps.count
-          steps.append(ApplyStep(target: entry.target, domain: domain, settings: [settings], coercions: coercions))
+          steps.append(
+            ApplyStep(
+              target: entry.target, domain: domain, settings: [settings], sources: [entry.source],
+              coercions: coercions))
         }
       }
     }
@@ -103,7 +109,7 @@ public enum SettingsApply {
         guard let domain = step.domain, step.error == nil else { return step }
         do {
           step.before = try domain.read(options: options)
-          step.after = try applied(step.settings, to: step.before)
+          step.after = try applied(step, to: step.before)
         } catch let error as PrefsError {
           step.error = error.inFile(domain.name)
         } catch {
@@ -125,6 +131,21 @@ public enum SettingsApply {
     return result
   }
 
+  /// The step's settings applied to `contents`; an error at a position names the
+  /// settings file it is in.
+  static func applied(_ step: ApplyStep, to contents: PrefDictionary?) throws -> PrefDictionary? {
+    var result = contents
+    for (index, item) in step.settings.enumerated() {
+      do {
+        result = try SettingsMerge.apply(item, to: result)
+      } catch let error as PrefsError where error.position != nil && index < step.sources.count {
+        throw error.inFile(step.sources[index])
+      }
+    }
+    if contents == nil, result?.isEmpty == true { return nil }
+    return result
+  }
+
   /// Applies one step for real: reads the domain again under its lock, applies the
   /// settings to what is there then, and writes it atomically (a text file keeps its
   /// text, changing only what changed) when anything changed. Returns the contents
@@ -136,7 +157,7 @@ public enum SettingsApply {
     if let error = step.error { throw error }
     guard let domain = step.domain else { throw PrefsError(.usage, "no domain", file: step.target) }
     return try domain.modify(force: force, dryRun: false, options: options, warnings: warnings) { contents in
-      contents = try applied(step.settings, to: contents)
+      contents = try applied(step, to: contents)
     }
   }
 }
