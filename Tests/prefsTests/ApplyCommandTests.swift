@@ -223,11 +223,19 @@ import Testing
     #expect(result.stderr.contains("prefs: error: \(machine.domainFile("com.example.bad").path):"))
     #expect(
       result.stderr.hasSuffix(
-        "prefs: error: 1 of 3 domains failed (\(machine.domainFile("com.example.bad").path)); the others were applied\n"
-      ))
+        "prefs: error: 1 of 3 domains failed (com.example.bad); the others were applied\n"))
     #expect(try machine.export("com.example.a") == "{\"k\":1}\n")
     #expect(try machine.export("com.example.b") == "{\"k\":2}\n")
     #expect(try machine.prefs(["apply", "settings.yaml", "--check"]).status == 65)
+    // --force replaces the file that does not parse, keeping a copy.
+    let forced = try machine.prefs(["apply", "settings.yaml", "--force"])
+    #expect(forced.status == 0, "\(forced.stderr)")
+    #expect(
+      forced.stdout.hasPrefix("com.example.bad:\n  ~ (a file that does not parse, replaced; a copy is kept as .bak)\n"))
+    #expect(try machine.export("com.example.bad") == "{\"k\":1}\n")
+    #expect(
+      try Data(contentsOf: machine.store.appendingPathComponent("com.example.bad.plist.bak"))
+        == Data("<plist><dict><key>k</key>".utf8))
   }
 
   @Test func directivesBelongToSettingsFilesOnly() throws {
@@ -417,7 +425,7 @@ import Testing
     while !String(decoding: stderr, as: UTF8.self).contains("watching"), Date() < deadline {
       stderr += errors.fileHandleForReading.availableData
     }
-    #expect(String(decoding: stderr, as: UTF8.self).hasPrefix("prefs: watching 1 domain (inotify); press Ctrl-C"))
+    #expect(String(decoding: stderr, as: UTF8.self).hasPrefix("prefs: watching 1 domain ("))
 
     let changed = try TestSupport.run(probe, ["change", "com.example.app"], environment: probeEnvironment)
     #expect(changed.status == 0, "\(changed.stderr)")

@@ -19,6 +19,8 @@ public struct ApplyStep: Sendable {
   public var coercions: [Coercion] = []
   /// Why the domain cannot be applied to, if it cannot.
   public var error: PrefsError?
+  /// The domain's file does not parse and `force` replaces it (keeping a copy as `.bak`).
+  public var replacesUnreadable = false
 
   /// The name messages use.
   public var name: String { domain?.name ?? target }
@@ -30,7 +32,9 @@ public struct ApplyStep: Sendable {
 
   /// Whether applying would write anything: a changed value, or a domain deleted.
   public var changesAnything: Bool {
-    error == nil && ((before ?? PrefDictionary()) != (after ?? PrefDictionary()) || (before != nil && after == nil))
+    error == nil
+      && (replacesUnreadable || (before ?? PrefDictionary()) != (after ?? PrefDictionary())
+        || (before != nil && after == nil))
   }
 }
 
@@ -58,10 +62,11 @@ public enum SettingsApply {
   /// What applying `files` to `store` would do, one step per domain in the order the
   /// files first name them (two keys naming one domain, such as `-g` and
   /// `NSGlobalDomain`, make one step). Nothing is written. With `schema`, settings of
-  /// the wrong type are coerced by its rules first.
+  /// the wrong type are coerced by its rules first. With `force`, a domain file that
+  /// does not parse is planned as replaced (``ApplyStep/replacesUnreadable``).
   public static func plan(
-    _ files: [SettingsFile], store: any DomainStore, schema: Schema? = nil, options: ReadOptions = ReadOptions(),
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    _ files: [SettingsFile], store: any DomainStore, schema: Schema? = nil, force: Bool = false,
+    options: ReadOptions = ReadOptions(), environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> [ApplyStep] {
     var steps: [ApplyStep] = []
     var byLocation: [String: Int] = [:]
@@ -108,7 +113,13 @@ public enum SettingsApply {
         var step = unread[i]
         guard let domain = step.domain, step.error == nil else { return step }
         do {
-          step.before = try domain.read(options: options)
+          do {
+            step.before = try domain.read(options: options)
+          } catch let error as PrefsError where force && error.category == .badInput && error.file == domain.location {
+            // `force` replaces a domain file that does not parse (keeping a copy):
+            // the settings apply to nothing.
+            step.replacesUnreadable = true
+          }
           step.after = try applied(step, to: step.before)
         } catch let error as PrefsError {
           step.error = error.inFile(domain.name)

@@ -60,17 +60,18 @@ enum Apply {
     let files = try arguments.positionals.map { try readSettings($0, arguments: arguments, console: console) }
     let options = try arguments.readOptions()
     let store = arguments.store()
-    let steps = SettingsApply.plan(files, store: store, schema: try arguments.schema(), options: options)
+    let steps = SettingsApply.plan(
+      files, store: store, schema: try arguments.schema(), force: arguments.has(Options.force), options: options)
     for step in steps {
       for coercion in step.coercions { console.err("prefs: warning: \(step.name): \(coercion)") }
     }
-    var failures = steps.compactMap(\.error)
+    var failures = steps.compactMap { step in step.error.map { (step.name, $0) } }
     let changing = steps.filter(\.changesAnything)
 
     if arguments.has(check) || arguments.has(Import.dryRun) {
       console.out(plan(changing))
-      failures.forEach(console.report)
-      if let first = failures.first { return Console.status(for: first) }
+      failures.forEach { console.report($0.1) }
+      if let first = failures.first { return Console.status(for: first.1) }
       return arguments.has(check) && !changing.isEmpty ? Console.Status.different : Console.Status.success
     }
 
@@ -88,7 +89,9 @@ enum Apply {
             step, force: arguments.has(Options.force), options: options, warnings: warnings)
           applied.append(done)
         } catch let error as PrefsError {
-          failures.append(error.inFile(step.name))
+          failures.append((step.name, error.inFile(step.name)))
+        } catch {
+          failures.append((step.name, PrefsError(.io, "\(error)", file: step.name)))
         }
         console.report(warnings, file: step.name)
       }
@@ -97,9 +100,9 @@ enum Apply {
       console.err(
         "prefs: applied \(count(applied.count, "domain")); snapshot \(snapshot.id) ('prefs apply --undo' restores it)")
     }
-    failures.forEach(console.report)
-    guard let first = failures.first else { return Console.Status.success }
-    let names = failures.map { $0.file ?? "?" }
+    failures.forEach { console.report($0.1) }
+    guard let first = failures.first?.1 else { return Console.Status.success }
+    let names = failures.map(\.0)
     console.err(
       "prefs: error: \(failures.count) of \(steps.count) domains failed (\(names.joined(separator: ", "))); "
         + "the others were applied")
@@ -111,13 +114,19 @@ enum Apply {
     var text = ""
     for step in steps {
       let changes = step.changes
-      if changes.isEmpty && !(step.before != nil && step.after == nil) { continue }
+      if changes.isEmpty && !(step.before != nil && step.after == nil) && !step.replacesUnreadable { continue }
       text += "\(step.name):\n"
       if step.before != nil, step.after == nil {
         text += "  " + Diff.colorize("- (domain deleted)", unified: false) + "\n"
         continue
       }
-      if step.before == nil { text += "  " + Diff.colorize("+ (new domain)", unified: false) + "\n" }
+      if step.replacesUnreadable {
+        text +=
+          "  " + Diff.colorize("~ (a file that does not parse, replaced; a copy is kept as .bak)", unified: false)
+          + "\n"
+      } else if step.before == nil {
+        text += "  " + Diff.colorize("+ (new domain)", unified: false) + "\n"
+      }
       for change in changes { text += "  " + Diff.colorize(change.line, unified: false) + "\n" }
     }
     return text
