@@ -68,7 +68,7 @@ enum Capture {
         }
         seconds = value
       }
-      old = try domains.map { try $0.read(options: ReadOptions()) }
+      old = try domains.map(readSettled)
       try watch(domains, baseline: old, seconds: seconds, console: console)
     }
 
