@@ -107,7 +107,7 @@ public enum SettingsApply {
       }
     }
     // Reading is the cost of a check over many domains: on all processors.
-    nonisolated(unsafe) let unread = steps
+    let unread = steps
     let read =
       (try? inParallel(steps.count) { i, _ in
         var step = unread[i]
