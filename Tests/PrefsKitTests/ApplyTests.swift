@@ -165,6 +165,27 @@ import Testing
     #expect(try SettingsApply.applied([SettingsDirective.marker(.delete)], to: ["a": .integer(1)]) == nil)
   }
 
+  @Test func aWholeDomainCanBeReplacedOrDeleted() throws {
+    let file = try settings("a: !replace\n  x: 1\n  y:\n    z: !delete\nb: !delete\n")
+    #expect(
+      try SettingsApply.applied([file.entries[0].settings], to: ["old": .integer(1)]) == [
+        "x": .integer(1), "y": .dictionary([:]),
+      ])
+    #expect(try SettingsApply.applied([file.entries[1].settings], to: ["old": .integer(1)]) == nil)
+    #expect(throws: PrefsError.self) { try settings("a: !replace [1]\n") }
+  }
+
+  @Test func dockStyleItemsMatchByBundleIdentifier() throws {
+    let result = try apply(
+      "apps:\n  - {CFBundleIdentifier: com.b, pinned: true}\n  - {CFBundleIdentifier: com.c}\n",
+      to: "apps:\n  - {CFBundleIdentifier: com.a, pinned: false}\n  - {CFBundleIdentifier: com.b, pinned: false}\n")
+    #expect(
+      result
+        == (try yaml(
+          "apps:\n  - {CFBundleIdentifier: com.a, pinned: false}\n  - {CFBundleIdentifier: com.b, pinned: true}\n"
+            + "  - {CFBundleIdentifier: com.c}\n")))
+  }
+
   @Test func deleteAsAnArrayItemIsAnError() throws {
     #expect(throws: PrefsError.self) { try apply("list: [!delete]\n", to: nil) }
   }
