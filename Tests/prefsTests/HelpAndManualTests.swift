@@ -94,6 +94,7 @@ import Testing
     }
     let commands = examples.split(separator: "\n").filter { $0.hasPrefix(".Dl ") }.map { line in
       String(line.dropFirst(4)).replacingOccurrences(of: "\\(dq", with: "\"")
+        .replacingOccurrences(of: "\\e", with: "\\")
     }
     #expect(commands.count >= 10)
     let home = try TestSupport.temporaryFolder()
@@ -104,6 +105,8 @@ import Testing
     environment["HOME"] = home.path
     environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
     environment["PREFS_DEFAULTS_DIR"] = nil
+    // Snapshots of `apply` go under the scratch home too.
+    environment["XDG_STATE_HOME"] = nil
     environment["GIT_CONFIG_NOSYSTEM"] = "1"
     // git setup examples write the scratch home's git config, never the user's.
     environment["GIT_CONFIG_GLOBAL"] = nil
@@ -116,6 +119,7 @@ import Testing
     }
     #expect(
       FileManager.default.fileExists(atPath: home.appendingPathComponent("prefs-backup/com.example.app.yaml").path))
+    #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("changes.yaml").path))
   }
 
   @Test(arguments: ["bash", "zsh", "fish"])

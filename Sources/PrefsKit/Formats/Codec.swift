@@ -27,6 +27,10 @@ public struct ReadOptions: Sendable {
   /// YAML: warn of every plain scalar that YAML 1.1 and 1.2 read differently (`yes`,
   /// `0755`), as `prefs lint` does, from the same parse.
   public var warnsOfYAMLAmbiguities = false
+  /// Read the directives of a settings file (``SettingsDirective``): YAML `!replace`
+  /// and `!delete`, JSON `{"$replace": …}` and `{"$delete": true}`. Only the
+  /// settings-file loader turns this on; a domain never holds them.
+  public var settingsDirectives = false
 
   /// The error for an input of `size` bytes, when that is over ``maxInputBytes``.
   public func sizeError(_ size: Int) -> PrefsError? {
@@ -51,6 +55,8 @@ public struct WriteOptions: Sendable {
   /// Show data that holds JSON or a binary plist as structure (``EmbeddedData``):
   /// under `!json`/`!plist` in YAML, as `{"$json": …}`/`{"$plist": …}` in JSON.
   public var expandData = false
+  /// Write ``SettingsDirective`` markers as YAML tags or JSON `$` words: a settings file.
+  public var settingsDirectives = false
 
   public init(sortKeys: Bool = false, plainJSON: Bool = false, compact: Bool = false, expandData: Bool = false) {
     self.sortKeys = sortKeys

@@ -1,7 +1,8 @@
 import Foundation
 import PrefsKit
 
-/// `prefs export DOMAIN [-o OUT] [--format FMT]`, and `export --all -o DIR`.
+/// `prefs export DOMAIN [-o OUT] [--format FMT]`, `export D1 D2… -o FILE` (a settings
+/// file), and `export --all -o DIR`.
 enum Export {
   static let all = OptionSpec(
     "all", long: ["all"], help: "Export every domain of the store, one file each, into the folder given by -o.")
@@ -21,9 +22,14 @@ enum Export {
       as empty, as it does for the app). With --update, an existing -o file (or each \
       file of --all) is patched rather than written anew: a YAML export kept in git \
       keeps its comments, blank lines and key order, and new keys go after their \
-      neighbours; the file keeps its own format.
+      neighbours; the file keeps its own format. With several \
+      DOMAINs the output is one settings file whose top-level keys are the domains, \
+      as prefs apply takes it.
       """,
-    arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.", optional: true)],
+    arguments: [
+      ArgumentSpec(
+        name: "DOMAIN", help: "Domain names (com.example.app, -g) or files.", optional: true, variadic: true)
+    ],
     options: [
       Options.output, Options.format, all, update, Options.exclude, Options.plain, Options.compact, Options.expandData,
       Options.schema,
@@ -34,6 +40,7 @@ enum Export {
       ("prefs export com.example.app --format json -o app.json", "Save it as JSON."),
       ("prefs export --all -o backup/ --exclude 'SULast*'", "Back up every domain, one YAML file each."),
       ("prefs export com.example.app -o app.yaml --update", "Refresh a commented export kept in git."),
+      ("prefs export com.example.app -g -o settings.yaml", "Two domains as one settings file for prefs apply."),
       ("prefs export com.example.app --schema user-settings --effective", "What the tutorial's app reads."),
     ],
     run: run)
@@ -89,6 +96,12 @@ enum Export {
     guard let argument = arguments.positionals.first else {
       throw ArgumentParser.usageError("missing argument DOMAIN", spec)
     }
+    if arguments.positionals.count > 1 {
+      guard schema == nil else {
+        throw ArgumentParser.usageError("--schema describes one app's domain; give one DOMAIN", spec)
+      }
+      return try exportSettings(arguments, format: format, store: store, options: options, console: console)
+    }
     let (found, name) = try Documents.readDomain(argument, arguments: arguments, console: console)
     let effective = arguments.has(Options.effective)
     guard var contents = found ?? (effective ? PrefDictionary() : nil) else {
@@ -130,6 +143,30 @@ enum Export {
       // New keys go where the canonical order puts them, after their neighbours.
       contents = value.dictionaryValue?.sortedDeep()
     }
+  }
+
+  /// Several domains as one settings file: each domain's contents under its name.
+  static func exportSettings(
+    _ arguments: ParsedArguments, format: Format, store: any DomainStore, options: WriteOptions, console: Console
+  ) throws -> Int32 {
+    var entries: [SettingsFile.Entry] = []
+    for argument in arguments.positionals {
+      let domain = try resolveDomain(argument, in: store)
+      guard let contents = try domain.read(options: ReadOptions()) else { throw missingDomain(domain, in: store) }
+      let settings = PrefValue.dictionary(contents).excluding(arguments.excludes())
+      entries.append(SettingsFile.Entry(target: domain.name, settings: settings, source: domain.name))
+    }
+    let output = arguments.value(Options.output)
+    let name = output.map(displayName) ?? "<stdout>"
+    let warnings = Warnings()
+    defer { console.report(warnings, file: name) }
+    do {
+      let data = try SettingsFile(entries: entries).encoded(as: format, options: options, warnings: warnings)
+      if let output, output != "-" { try AtomicFile.write(data, to: output) } else { try console.outData(data) }
+    } catch let error as PrefsError {
+      throw error.inFile(name)
+    }
+    return Console.Status.success
   }
 
   /// The extension `export --all` gives each file: `.plist` for both plist formats.

@@ -4,6 +4,9 @@
 //   probe read SUITE    prints each key as KEY<TAB>KIND<TAB>VALUE, then the
 //                       tutorial's typed reads with their fallbacks
 //   probe write SUITE   stores one value of every kind and synchronizes
+//   probe change SUITE  changes what `write` stored as a settings screen would: a
+//                       setting of every kind changed, one retyped, one added,
+//                       one removed, an array grown and a dictionary nested deeper
 //   probe casts SUITE   prints each key as KEY then, TAB-separated, what
 //                       `object(forKey:) as? T` gives for Bool, String, Int,
 //                       Double, Date, Data, [Any] and [String: Any] (nil: fails)
@@ -11,7 +14,7 @@ import Foundation
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let defaults = UserDefaults(suiteName: arguments[2]) else {
-  FileHandle.standardError.write(Data("usage: probe read|write|casts SUITE\n".utf8))
+  FileHandle.standardError.write(Data("usage: probe read|write|change|casts SUITE\n".utf8))
   exit(64)
 }
 let suite = arguments[2]
@@ -54,6 +57,19 @@ case "write":
   defaults.set(Data([1, 2, 255]), forKey: "blob")
   defaults.set(["a", "b"], forKey: "list")
   defaults.set(["nested": 1], forKey: "table")
+  guard defaults.synchronize() else { exit(74) }
+case "change":
+  defaults.set("Waves", forKey: "ringtone")
+  defaults.set(true, forKey: "isAccountPrivate")
+  defaults.set("42", forKey: "count")
+  defaults.set(7, forKey: "level")
+  defaults.set(2.25, forKey: "ratio")
+  defaults.set(Date(timeIntervalSinceReferenceDate: 721_779_200), forKey: "since")
+  defaults.set(Data([9, 8, 7]), forKey: "blob")
+  defaults.set(["a", "b", "c"], forKey: "list")
+  defaults.set(
+    ["nested": 2, "more": ["deep": true, "when": Date(timeIntervalSinceReferenceDate: 0)]], forKey: "table")
+  defaults.removeObject(forKey: "username")
   guard defaults.synchronize() else { exit(74) }
 case "casts":
   func text(_ value: Any?) -> String { value.map { "\($0)" } ?? "nil" }

@@ -182,6 +182,22 @@ struct JSONReader {
       map?.close(end: i)
       return .dictionary(dict)
     }
+    if options.settingsDirectives {
+      if let key = dict.keys.first(where: SettingsDirective.isReserved) {
+        throw error("\(SettingsDirective.reservedKeyError()) (\"\(key.dropFirst())\")", at: objectStart)
+      }
+      if dict.count == 1, let key = dict.keys.first,
+        key == SettingsDirective.replaceWord || key == SettingsDirective.deleteWord
+      {
+        map?.closeOpaque(end: i)
+        let position = SourcePosition.of(offset: objectStart, in: bytes)
+        if key == SettingsDirective.deleteWord {
+          guard dict[key] == .bool(true) else { throw error("\"$delete\" takes true", at: objectStart) }
+          return SettingsDirective.marker(.delete, position: position)
+        }
+        return SettingsDirective.marker(.replace(dict[key]!), position: position)
+      }
+    }
     if dict.count == 1, let key = dict.keys.first, JSONCodec.typedKeys.contains(key) {
       // A typed object is one value: its member is not a value of the document.
       map?.closeOpaque(end: i)

@@ -69,8 +69,23 @@ struct JSONWriter {
       try newline(indent)
       try out.write(UInt8(ascii: "]"))
     case .dictionary(let dict):
+      if options.settingsDirectives, let (directive, _) = SettingsDirective.parse(dict) {
+        switch directive {
+        case .delete:
+          try openTyped(SettingsDirective.deleteWord)
+          try out.write("true")
+        case .replace(let value):
+          try openTyped(SettingsDirective.replaceWord)
+          try write(value, indent: indent)
+        }
+        return try out.write(UInt8(ascii: "}"))
+      }
       // A dictionary that looks like a typed object is escaped so it reads back as one.
-      if !options.plainJSON, dict.count == 1, let key = dict.keys.first, JSONCodec.typedKeys.contains(key) {
+      if !options.plainJSON, dict.count == 1, let key = dict.keys.first,
+        JSONCodec.typedKeys.contains(key)
+          || (options.settingsDirectives
+            && (key == SettingsDirective.replaceWord || key == SettingsDirective.deleteWord))
+      {
         try openTyped("$dict")
         try writeMembers(dict, indent: indent)
         return try out.write(UInt8(ascii: "}"))

@@ -31,6 +31,8 @@ public struct YAMLCodec: FormatCodec {
   public func write(
     _ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings
   ) throws {
-    try YAMLParts.write(value, to: writer, sortKeys: options.sortKeys, expandData: options.expandData)
+    try YAMLParts.write(
+      value, to: writer, sortKeys: options.sortKeys, expandData: options.expandData,
+      directives: options.settingsDirectives)
   }
 }

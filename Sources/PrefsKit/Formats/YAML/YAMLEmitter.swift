@@ -18,6 +18,8 @@ final class YAMLEmitter {
   private let sortKeys: Bool
   /// Show data holding JSON or a binary plist as a tagged collection (``EmbeddedData``).
   private let expandData: Bool
+  /// Write ``SettingsDirective`` markers as `!replace` and `!delete` (a settings file).
+  private let directives: Bool
   /// How deep inside such a collection the emitter is: its keys keep their order,
   /// which the bytes depend on.
   private var embeddedDepth = 0
@@ -29,8 +31,8 @@ final class YAMLEmitter {
   /// An emitter writing into `writer`; `indent` (2 to 9 spaces), `flow` and `crlf`
   /// lay out fragments in the style of a document being patched.
   init(
-    writer: ByteWriter, sortKeys: Bool, expandData: Bool = false, indent: Int = 2, flow: Bool = false,
-    crlf: Bool = false
+    writer: ByteWriter, sortKeys: Bool, expandData: Bool = false, directives: Bool = false, indent: Int = 2,
+    flow: Bool = false, crlf: Bool = false
   ) throws {
     emitter = .allocate(capacity: 1)
     guard yaml_emitter_initialize(emitter) == 1 else {
@@ -40,6 +42,7 @@ final class YAMLEmitter {
     sink = Sink(writer)
     self.sortKeys = sortKeys
     self.expandData = expandData
+    self.directives = directives
     self.flow = flow
     yaml_emitter_set_output(
       emitter,
@@ -146,6 +149,8 @@ final class YAMLEmitter {
   private static let timestampTag: StaticString = "tag:yaml.org,2002:timestamp"
   private static let binaryTag: StaticString = "tag:yaml.org,2002:binary"
   private static let uidTag: StaticString = "!uid"
+  private static let replaceTag: StaticString = "!replace"
+  private static let deleteTag: StaticString = "!delete"
 
   private func node(_ value: PrefValue, tag: StaticString? = nil) throws {
     switch value {
@@ -189,6 +194,14 @@ final class YAMLEmitter {
       yaml_sequence_end_event_initialize(&event)
       try emit(&event)
     case .dictionary(let dict):
+      if directives, let (directive, _) = SettingsDirective.parse(dict) {
+        switch directive {
+        case .delete: return try scalar("", tag: Self.deleteTag, style: YAML_PLAIN_SCALAR_STYLE)
+        case .replace(let value):
+          // A scalar setting replaces anyway; only a collection carries the tag.
+          return try node(value, tag: value.kind == .array || value.kind == .dictionary ? Self.replaceTag : nil)
+        }
+      }
       var event = yaml_event_t()
       let style = dict.isEmpty || flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE
       yaml_mapping_start_event_initialize(&event, nil, tag?.utf8Start, tag == nil ? 1 : 0, style)

@@ -53,6 +53,8 @@ struct YAMLParser {
       if case .merge? = key { return true }
       return false
     }
+    /// `!replace` (settings files only): the collection replaces what is there.
+    var replaces = false
   }
 
   private enum PendingKey {
@@ -188,13 +190,20 @@ struct YAMLParser {
         let anchor =
           isMapping
           ? event.pointee.data.mapping_start.anchor : event.pointee.data.sequence_start.anchor
-        let embedded = try tag.flatMap { try checkCollectionTag(string($0), isMapping: isMapping, at: at) }
+        let tagText = tag.map(string)
+        let replaces = options.settingsDirectives && tagText == "!replace"
+        if options.settingsDirectives, tagText == "!delete" {
+          throw at.error("!delete takes no value: write 'key: !delete'")
+        }
+        let embedded = try replaces ? nil : tagText.flatMap { try checkCollectionTag($0, isMapping: isMapping, at: at) }
         let isFlow =
           isMapping
           ? event.pointee.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
           : event.pointee.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
         stack.append(
-          Frame(isMapping: isMapping, isFlow: isFlow, start: at, anchor: anchor.map(string), embedded: embedded))
+          Frame(
+            isMapping: isMapping, isFlow: isFlow, start: at, anchor: anchor.map(string), embedded: embedded,
+            replaces: replaces))
         if let map {
           // (A `!json`/`!plist` collection is closed as one opaque value.)
           map.open(start: offsets.byteOffset(event.pointee.start_mark), flags: anchor == nil ? [] : .anchored)
@@ -216,6 +225,9 @@ struct YAMLParser {
           } catch let error as PrefsError {
             throw frame.start.error("\(kind.yamlTag) value cannot be encoded: \(error.message)")
           }
+        }
+        if frame.replaces, case .value(let value) = done {
+          done = .value(SettingsDirective.marker(.replace(value), position: frame.start.position))
         }
         if let anchor = frame.anchor { anchors[anchor] = Anchored(node: done, count: count, height: height) }
         if let map {
@@ -269,6 +281,9 @@ struct YAMLParser {
             "mapping key is \(keyValue.kind.rawValue), not a string: keys must be strings",
             hints: ["quote the key"])
         }
+      }
+      if options.settingsDirectives, SettingsDirective.isReserved(key) {
+        throw at.error(SettingsDirective.reservedKeyError())
       }
       // Duplicates of kept keys show when the value is added; dropped ones here.
       if !frame.droppedKeys.isEmpty, frame.droppedKeys.contains(key) { throw at.error("duplicate key '\(key)'") }
@@ -395,11 +410,22 @@ struct YAMLParser {
   )
     throws -> Node
   {
+    if options.settingsDirectives {
+      switch string(tagPointer) {
+      case "!delete":
+        guard bytes.isEmpty else { throw at.error("!delete takes no value: write 'key: !delete'") }
+        return .value(SettingsDirective.marker(.delete, position: at.position))
+      case "!replace":
+        throw at.error("!replace is for a mapping or a sequence; a scalar setting always replaces")
+      default: break
+      }
+    }
     guard let tag = Tag(tagPointer) else {
       throw at.error(
         "unknown tag \(Self.shortTag(string(tagPointer)))",
         hints: [
           "known tags: !!str !!int !!float !!bool !!null !!timestamp !!binary !!map !!seq !uid"
+            + (options.settingsDirectives ? " !replace !delete" : "")
         ])
     }
     func text() -> String { String(decoding: bytes, as: UTF8.self) }

@@ -22,17 +22,18 @@ enum YAMLParts {
   /// large dictionary. `parts` (one per processor, at most ``maximumParts``) and
   /// `minimumSize` are for tests.
   static func write(
-    _ value: PrefValue, to writer: ByteWriter, sortKeys: Bool, expandData: Bool, parts: Int? = nil,
-    minimumSize: Int = minimumSize
+    _ value: PrefValue, to writer: ByteWriter, sortKeys: Bool, expandData: Bool, directives: Bool = false,
+    parts: Int? = nil, minimumSize: Int = minimumSize
   ) throws {
     // Embedded data is only expanded while it is written, so its size and its strings
     // are not known here. (Counting processors reads /proc: only for a large document.)
-    guard !expandData, case .dictionary(let dictionary) = value, dictionary.count > 1,
+    guard !expandData, !directives, case .dictionary(let dictionary) = value, dictionary.count > 1,
       let slices = split(
         dictionary, sortKeys: sortKeys, minimumSize: minimumSize,
         into: { parts ?? min(ProcessInfo.processInfo.activeProcessorCount, maximumParts) })
     else {
-      return try YAMLEmitter(writer: writer, sortKeys: sortKeys, expandData: expandData).document(value)
+      return try YAMLEmitter(writer: writer, sortKeys: sortKeys, expandData: expandData, directives: directives)
+        .document(value)
     }
     // Only the first part's thread touches the output writer.
     nonisolated(unsafe) let output = writer

@@ -1,0 +1,167 @@
+import Foundation
+import PrefsKit
+
+/// `prefs apply FILE... [--dry-run | --check | --undo]`: settings files into the store.
+enum Apply {
+  static let check = OptionSpec(
+    "check", long: ["check"],
+    help: "Change nothing; print what differs and exit 1 when anything would change, 0 when all matches.")
+  static let undo = OptionSpec(
+    "undo", long: ["undo"], help: "Restore the domains as the last apply found them, byte for byte.")
+
+  /// From this many domains, a terminal shows which one is being applied.
+  static let progressFrom = 10
+
+  static let spec = CommandSpec(
+    name: "apply",
+    summary: "Apply settings files (top-level keys: domains or files) to the store.",
+    discussion: """
+      A settings file (YAML, JSON or plist) maps domain names (-g and NSGlobalDomain \
+      included) or file paths to the settings to hold there. Dictionaries merge deeply \
+      into what is there; listed array items are made present (an item matches by \
+      value, or by an identity field such as id or name when every item is a \
+      dictionary holding one) and added at the end when missing; scalars are set \
+      with their exact type. '!replace' (JSON {"$replace": ...}) makes a dictionary \
+      or array exactly the one given; '!delete' (JSON {"$delete": true}) removes a \
+      key, or the whole domain. Nothing is written when nothing changes. Before \
+      writing, the affected domains are saved as a snapshot (prefs snapshots lists \
+      them; --undo restores the last one). Each domain changes atomically under its \
+      lock; when some fail, the others are still applied, each failure is named, and \
+      the exit status is that of the first failure.
+      """,
+    arguments: [
+      ArgumentSpec(name: "FILE", help: "Settings files, or - for standard input.", optional: true, variadic: true)
+    ],
+    options: [
+      Import.dryRun, check, undo, Options.schema, Options.force, Options.from, Options.yamlVersion,
+      Options.defaultsDir,
+    ],
+    examples: [
+      ("prefs apply settings.yaml --dry-run", "See what applying would change, domain by domain."),
+      ("prefs apply settings.yaml", "Apply it; a second run changes nothing."),
+      ("prefs apply settings.yaml --check", "In CI: exit 1 when the machine has drifted."),
+      ("prefs apply --undo", "Put back what the last apply changed."),
+    ],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    let modes = [Import.dryRun, check, undo].filter { arguments.has($0) }
+    if modes.count > 1 {
+      throw ArgumentParser.usageError(
+        "\(modes.map(\.primarySpelling).joined(separator: " and ")) cannot be used together", spec)
+    }
+    if arguments.has(undo) {
+      guard arguments.positionals.isEmpty else {
+        throw ArgumentParser.usageError("--undo takes no FILE: it restores the last snapshot", spec)
+      }
+      return try undoLast(console)
+    }
+    guard !arguments.positionals.isEmpty else { throw ArgumentParser.usageError("missing argument FILE", spec) }
+    let files = try arguments.positionals.map { try readSettings($0, arguments: arguments, console: console) }
+    let options = try arguments.readOptions()
+    let store = arguments.store()
+    let steps = SettingsApply.plan(
+      files, store: store, schema: try arguments.schema(), force: arguments.has(Options.force), options: options)
+    for step in steps {
+      for coercion in step.coercions { console.err("prefs: warning: \(step.name): \(coercion)") }
+    }
+    var failures = steps.compactMap { step in step.error.map { (step.name, $0) } }
+    let changing = steps.filter(\.changesAnything)
+
+    if arguments.has(check) || arguments.has(Import.dryRun) {
+      try console.out(plan(changing, console))
+      failures.forEach { console.report($0.1) }
+      if let first = failures.first { return Console.status(for: first.1) }
+      return arguments.has(check) && !changing.isEmpty ? Console.Status.different : Console.Status.success
+    }
+
+    if !changing.isEmpty {
+      // Without a snapshot there is no undo: nothing is changed when it cannot be saved.
+      let snapshot = try SnapshotStore().save(changing, sources: arguments.positionals.map(displayName))
+      let progress = changing.count >= progressFrom ? ProgressLine(total: changing.count) : nil
+      var applied: [ApplyStep] = []
+      for step in changing {
+        progress?.step(step.name)
+        let warnings = Warnings()
+        do {
+          var done = step
+          (done.before, done.after) = try SettingsApply.execute(
+            step, force: arguments.has(Options.force), options: options, warnings: warnings)
+          applied.append(done)
+        } catch let error as PrefsError {
+          failures.append((step.name, error.inFile(step.name)))
+        } catch {
+          failures.append((step.name, PrefsError(.io, "\(error)", file: step.name)))
+        }
+        console.report(warnings, file: step.name)
+      }
+      progress?.clear()
+      try console.out(plan(applied, console))
+      console.err(
+        "prefs: applied \(count(applied.count, "domain")); snapshot \(snapshot.id) ('prefs apply --undo' restores it)")
+    }
+    failures.forEach { console.report($0.1) }
+    guard let first = failures.first?.1 else { return Console.Status.success }
+    let names = failures.map(\.0)
+    console.err(
+      "prefs: error: \(failures.count) of \(steps.count) domains failed (\(names.joined(separator: ", "))); "
+        + "the others were applied")
+    return Console.status(for: first)
+  }
+
+  /// The plan as `prefs diff` prints it, under each domain's name.
+  static func plan(_ steps: [ApplyStep], _ console: Console) -> String {
+    var text = ""
+    for step in steps {
+      let changes = step.changes
+      if changes.isEmpty && !(step.before != nil && step.after == nil) && !step.replacesUnreadable { continue }
+      text += "\(step.name):\n"
+      if step.before != nil, step.after == nil {
+        text += "  " + Diff.colorize("- (domain deleted)", unified: false, console) + "\n"
+        continue
+      }
+      if step.replacesUnreadable {
+        text +=
+          "  "
+          + Diff.colorize("~ (a file that does not parse, replaced; a copy is kept as .bak)", unified: false, console)
+          + "\n"
+      } else if step.before == nil {
+        text += "  " + Diff.colorize("+ (new domain)", unified: false, console) + "\n"
+      }
+      for change in changes { text += "  " + Diff.colorize(change.line, unified: false, console) + "\n" }
+    }
+    return text
+  }
+
+  /// Reads one settings file (`-` is standard input).
+  static func readSettings(_ path: String, arguments: ParsedArguments, console: Console) throws -> SettingsFile {
+    let name = displayName(path)
+    let options = try arguments.readOptions()
+    let data: Data
+    do {
+      data = try InputFile.read(path, limit: options.maxInputBytes)
+    } catch let error as PrefsError {
+      throw error.inFile(name)
+    }
+    let warnings = Warnings()
+    defer { console.report(warnings, file: name) }
+    return try SettingsFile.read(
+      data, name: name, path: path == "-" ? nil : path, declared: try arguments.inputFormat(), options: options,
+      warnings: warnings)
+  }
+
+  static func undoLast(_ console: Console) throws -> Int32 {
+    let snapshots = SnapshotStore()
+    guard let last = try snapshots.list().last(where: { !$0.undone }) else {
+      throw PrefsError(
+        .noInput, "no snapshot to undo", file: snapshots.directory,
+        hints: ["prefs apply saves one before each run that changes something"])
+    }
+    try snapshots.restore(last)
+    console.err("prefs: restored \(count(last.domains.count, "domain")) from snapshot \(last.id)")
+    return Console.Status.success
+  }
+
+  /// `1 domain`, `3 domains`.
+  static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+}

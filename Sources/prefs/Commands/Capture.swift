@@ -1,0 +1,163 @@
+import Foundation
+import PrefsKit
+
+/// Set by SIGINT and SIGTERM while `prefs capture` watches.
+nonisolated(unsafe) private var captureStopped: sig_atomic_t = 0
+
+/// `prefs capture DOMAIN... [-o FILE] [--for SECONDS] [--since SNAPSHOT]`.
+enum Capture {
+  static let duration = OptionSpec(
+    "for", long: ["for"], value: "SECONDS", help: "Stop watching after SECONDS (default: at Ctrl-C).")
+  static let since = OptionSpec(
+    "since", long: ["since"], value: "SNAPSHOT",
+    help: "Do not watch: the changes from a snapshot of prefs apply (see prefs snapshots) to now.")
+
+  static let spec = CommandSpec(
+    name: "capture",
+    summary: "Record what a program changes in domains, as a settings file for prefs apply.",
+    discussion: """
+      Reads the domains, then watches their files (inotify on Linux, polling where \
+      it is missing) while you change settings in a program; on Ctrl-C, or after \
+      --for SECONDS, writes the changes as a settings file: changed and new keys with \
+      their exact types, nested dictionaries as nested keys, removed keys as \
+      !delete, items added at the end of an array as those items, other array \
+      changes as !replace. Applying the file to the domains as they were gives them \
+      as they are. With --since, the changes are those from a snapshot to now \
+      (without DOMAIN, every domain of the snapshot).
+      """,
+    arguments: [
+      ArgumentSpec(name: "DOMAIN", help: "Domain names (com.example.app, -g) or files.", optional: true, variadic: true)
+    ],
+    options: [Options.output, Options.format, duration, since, Options.defaultsDir],
+    examples: [
+      ("prefs capture com.example.app -o changes.yaml", "Record changes until Ctrl-C."),
+      ("prefs capture com.example.app -g --for 60", "Record a minute of changes, printed as YAML."),
+      ("prefs capture --since 20261130T120102.345Z-4242", "What changed since that apply."),
+    ],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    let format = try arguments.outputFormat(Options.format) ?? Documents.outputFormat(arguments: arguments)
+    let store = arguments.store()
+    var domains = try arguments.positionals.map { try resolveDomain($0, in: store) }
+    var old: [PrefDictionary?] = []
+
+    if let id = arguments.value(since) {
+      if arguments.has(duration) { throw ArgumentParser.usageError("--since does not watch: drop --for", spec) }
+      let snapshot = try SnapshotStore().snapshot(named: id)
+      if domains.isEmpty {
+        domains = snapshot.domains.map { saved in
+          (try? store.domain(named: saved.name)).flatMap { $0.location == saved.path ? $0 : nil }
+            ?? FileDomain(path: saved.path, name: saved.name)
+        }
+      }
+      for domain in domains {
+        guard let saved = snapshot.domains.first(where: { $0.path == domain.location }) else {
+          throw PrefsError(
+            .noInput, "snapshot \(snapshot.id) does not hold this domain", file: domain.name,
+            hints: ["'prefs snapshots' lists the domains of each snapshot"])
+        }
+        old.append(try saved.contents.map { try contents(of: $0, name: "\(snapshot.id): \(domain.name)") } ?? nil)
+      }
+    } else {
+      guard !domains.isEmpty else { throw ArgumentParser.usageError("missing argument DOMAIN", spec) }
+      var seconds: Double?
+      if let text = arguments.value(duration) {
+        guard let value = Double(text), value >= 0, value.isFinite else {
+          throw ArgumentParser.usageError("--for takes a number of seconds, not '\(text)'", spec)
+        }
+        seconds = value
+      }
+      old = try domains.map(readSettled)
+      try watch(domains, baseline: old, seconds: seconds, console: console)
+    }
+
+    var entries: [SettingsFile.Entry] = []
+    for (domain, before) in zip(domains, old) {
+      // A domain caught in the middle of a write reads again a moment later.
+      let now = try readSettled(domain)
+      if let settings = SettingsCapture.settings(from: before, to: now) {
+        entries.append(SettingsFile.Entry(target: domain.name, settings: settings, source: domain.name))
+      }
+    }
+    let data = try SettingsFile(entries: entries).encoded(as: format, options: WriteOptions(sortKeys: true))
+    if let path = arguments.value(Options.output), path != "-" {
+      do {
+        try AtomicFile.write(data, to: path)
+      } catch let error as PrefsError {
+        throw error.inFile(path)
+      }
+    } else {
+      try console.outData(data)
+    }
+    console.err("prefs: captured changes in \(Apply.count(entries.count, "domain"))")
+    return Console.Status.success
+  }
+
+  /// Watches until Ctrl-C or the end of `seconds`, showing on a terminal what changed so far.
+  static func watch(
+    _ domains: [any PreferenceDomain], baseline: [PrefDictionary?], seconds: Double?, console: Console
+  ) throws {
+    captureStopped = 0
+    // A parent may have started us with these blocked (posix_spawn keeps the mask).
+    var stopping = sigset_t()
+    sigemptyset(&stopping)
+    sigaddset(&stopping, SIGINT)
+    sigaddset(&stopping, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &stopping, nil)
+    signal(SIGINT) { _ in captureStopped = 1 }
+    signal(SIGTERM) { _ in captureStopped = 1 }
+    defer {
+      signal(SIGINT, SIG_DFL)
+      signal(SIGTERM, SIG_DFL)
+    }
+    let watcher = DomainWatcher(paths: domains.map(\.location))
+    console.err(
+      "prefs: watching \(Apply.count(domains.count, "domain")) (\(watcher.usesNotifications ? "inotify" : "polling")); "
+        + (seconds.map { "stopping after \($0.formatted()) s or at Ctrl-C" } ?? "press Ctrl-C to stop"))
+    let deadline = seconds.map { Date().addingTimeInterval($0) }
+    let progress = ProgressLine(total: domains.count)
+    var changed = Set<String>()
+    while captureStopped == 0 {
+      let remaining = deadline.map { $0.timeIntervalSinceNow } ?? 0.25
+      if remaining <= 0 { break }
+      for path in watcher.changes(waitingUpTo: min(0.25, remaining)) {
+        guard let index = domains.firstIndex(where: { $0.location == path }) else { continue }
+        let now = try? domains[index].read(options: ReadOptions())
+        if let now, now != baseline[index] {
+          changed.insert(domains[index].name)
+        } else if now != nil {
+          changed.remove(domains[index].name)
+        }
+        progress.show("changed so far: \(changed.isEmpty ? "nothing" : changed.sorted().joined(separator: ", "))")
+      }
+    }
+    progress.clear()
+  }
+
+  /// A domain's contents, read again after a moment when a writer that truncates in
+  /// place (as UserDefaults does on Linux) was caught half way.
+  static func readSettled(_ domain: any PreferenceDomain) throws -> PrefDictionary? {
+    for _ in 0..<10 {
+      do {
+        return try domain.read(options: ReadOptions())
+      } catch {
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+    }
+    return try domain.read(options: ReadOptions())
+  }
+
+  /// The dictionary a snapshot's bytes hold.
+  static func contents(of data: Data, name: String) throws -> PrefDictionary {
+    if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return PrefDictionary() }
+    do {
+      guard case .dictionary(let dict) = try Format.read(data).value else {
+        throw PrefsError(.badInput, "the snapshot holds no dictionary")
+      }
+      return dict
+    } catch let error as PrefsError {
+      throw error.inFile(name)
+    }
+  }
+}

@@ -1,0 +1,334 @@
+import Foundation
+import Testing
+
+@testable import PrefsKit
+
+/// Settings files: their directives, what applying means, capture, snapshots and watching.
+@Suite struct ApplyTests {
+  func settings(_ yaml: String) throws -> SettingsFile {
+    try SettingsFile.read(Data(yaml.utf8), name: "s.yaml", path: "s.yaml")
+  }
+
+  func yaml(_ text: String) throws -> PrefDictionary {
+    try Format.yaml.codec.decode(Data(text.utf8)).dictionaryValue!
+  }
+
+  /// `settings` (one domain's, in YAML) applied to `contents` (YAML).
+  func apply(_ settings: String, to contents: String?) throws -> PrefDictionary? {
+    let file = try self.settings("d:\n" + settings.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+    return try SettingsApply.applied(file.entries.map(\.settings), to: contents.map(yaml))
+  }
+
+  // MARK: Directives exist only in settings files
+
+  @Test func yamlDirectivesAreReadOnlyWithTheSettingsOption() throws {
+    let text = Data("a: !delete\nb: !replace {x: 1}\nc: !replace [1]\n".utf8)
+    #expect(throws: PrefsError.self) { try Format.yaml.codec.decode(text) }
+    var options = ReadOptions()
+    options.settingsDirectives = true
+    let read = try Format.yaml.codec.decode(text, options: options).dictionaryValue!
+    #expect(SettingsDirective.parse(read["a"]!)?.directive == .delete)
+    #expect(SettingsDirective.parse(read["a"]!)?.position == .lineColumn(line: 1, column: 4))
+    #expect(SettingsDirective.parse(read["b"]!)?.directive == .replace(.dictionary(["x": .integer(1)])))
+    #expect(SettingsDirective.parse(read["c"]!)?.directive == .replace(.array([.integer(1)])))
+  }
+
+  @Test func jsonDirectiveWordsArePlainKeysInADomain() throws {
+    let text = Data(#"{"d": {"a": {"$delete": true}, "b": {"$replace": [1]}, "c": {"$dict": {"$delete": true}}}}"#.utf8)
+    let plain = try Format.json.codec.decode(text).dictionaryValue!["d"]!.dictionaryValue!
+    #expect(plain["a"] == .dictionary(["$delete": .bool(true)]))
+    #expect(plain["b"] == .dictionary(["$replace": .array([.integer(1)])]))
+    let file = try SettingsFile.read(text, name: "s.json", path: "s.json")
+    let read = try #require(file.entries.first?.settings.dictionaryValue)
+    #expect(SettingsDirective.parse(read["a"]!)?.directive == .delete)
+    #expect(SettingsDirective.parse(read["a"]!)?.position == .lineColumn(line: 1, column: 13))
+    #expect(SettingsDirective.parse(read["b"]!)?.directive == .replace(.array([.integer(1)])))
+    // The `$dict` escape keeps a look-alike a dictionary.
+    #expect(read["c"] == .dictionary(["$delete": .bool(true)]))
+  }
+
+  @Test func theReservedMarkerKeyCannotBeWrittenInASettingsFile() throws {
+    #expect(throws: PrefsError.self) { try settings("d:\n  \"\\0prefs-directive\": [delete, 0, 0]\n") }
+    #expect(throws: PrefsError.self) {
+      try SettingsFile.read(Data(#"{"d": {"\u0000prefs-directive": 1}}"#.utf8), name: "s.json", path: "s.json")
+    }
+  }
+
+  @Test func directiveErrorsNameTheirPosition() throws {
+    #expect(
+      throws: PrefsError.badInput("!delete takes no value: write 'key: !delete'", line: 2, column: 6).inFile("s.yaml")
+    ) {
+      try settings("d:\n  k: !delete 1\n")
+    }
+    #expect(throws: PrefsError.self) { try settings("d: [1, 2]\n") }
+    #expect(throws: PrefsError.self) {
+      try SettingsFile.read(Data(#"{"d": {"k": {"$delete": 1}}}"#.utf8), name: "s.json", path: "s.json")
+    }
+  }
+
+  @Test(arguments: [Format.yaml, .json, .xml, .binary])
+  func settingsFilesWithDirectivesRoundTripThroughEveryFormat(format: Format) throws {
+    let file = SettingsFile(entries: [
+      SettingsFile.Entry(
+        target: "com.example.app",
+        settings: .dictionary([
+          "gone": SettingsDirective.marker(.delete),
+          "list": SettingsDirective.marker(.replace(.array([.integer(1), .string("a")]))),
+          "window": .dictionary(["width": .integer(1024), "old": SettingsDirective.marker(.delete)]),
+          "lookalike": .dictionary(["$delete": .bool(true)]),
+          "every": TestSupport.everyKind,
+        ]), source: "-"),
+      SettingsFile.Entry(target: "-g", settings: SettingsDirective.marker(.delete), source: "-"),
+    ])
+    let data = try file.encoded(as: format)
+    let read = try SettingsFile.read(data, name: "f", declared: format)
+    #expect(read.entries.map(\.target) == ["com.example.app", "-g"])
+    // Positions differ; what the directives say does not.
+    let before = try SettingsApply.applied(
+      [file.entries[0].settings], to: ["gone": .integer(1), "lookalike": .integer(2)])
+    let after = try SettingsApply.applied(
+      [read.entries[0].settings], to: ["gone": .integer(1), "lookalike": .integer(2)])
+    #expect(before == after)
+    #expect(after?["lookalike"] == .dictionary(["$delete": .bool(true)]))
+    #expect(after?["gone"] == nil)
+    #expect(SettingsDirective.parse(read.entries[1].settings)?.directive == .delete)
+  }
+
+  @Test func yamlSettingsFilesSpellDirectivesAsTags() throws {
+    let file = SettingsFile(entries: [
+      SettingsFile.Entry(
+        target: "d",
+        settings: .dictionary([
+          "a": SettingsDirective.marker(.delete), "b": SettingsDirective.marker(.replace(.array([.integer(1)]))),
+        ]), source: "-")
+    ])
+    let text = String(decoding: try file.encoded(as: .yaml), as: UTF8.self)
+    #expect(text.contains("a: !delete"))
+    #expect(text.contains("b: !replace"))
+  }
+
+  // MARK: What applying means
+
+  @Test func dictionariesMergeDeeply() throws {
+    let result = try apply("window:\n  width: 1024\n", to: "window: {width: 800, height: 600}\nother: 1\n")
+    #expect(result == (try yaml("window: {width: 1024, height: 600}\nother: 1\n")))
+  }
+
+  @Test func typesAreExact() throws {
+    #expect(try apply("flag: 1\n", to: "flag: true\n") == ["flag": .integer(1)])
+    #expect(try apply("ratio: 1.0\n", to: "ratio: 1\n") == ["ratio": .real(1)])
+    #expect(try apply("flag: true\n", to: "flag: true\n") == ["flag": .bool(true)])
+  }
+
+  @Test func deleteRemovesKeysAndReplaceMakesExactly() throws {
+    let result = try apply(
+      "a: !delete\nb: !replace {x: 1}\nc: !replace [3]\nd:\n  e: !delete\n",
+      to: "a: 1\nb: {y: 2}\nc: [1, 2]\nd: {e: 1, f: 2}\n")
+    #expect(result == (try yaml("b: {x: 1}\nc: [3]\nd: {f: 2}\n")))
+    // Deleting what is not there changes nothing.
+    #expect(try apply("zzz: !delete\n", to: "a: 1\n") == ["a": .integer(1)])
+  }
+
+  @Test func arrayItemsAreMadePresentByValue() throws {
+    let result = try apply("list: [b, d, 1]\n", to: "list: [a, b, c]\n")
+    #expect(result == (try yaml("list: [a, b, c, d, 1]\n")))
+    // `1` is not `"1"`: types are exact in arrays too.
+    #expect(try apply("list: [1]\n", to: "list: ['1']\n") == (try yaml("list: ['1', 1]\n")))
+  }
+
+  @Test func arrayItemsWithAnIdentityFieldAreMergedInto() throws {
+    let result = try apply(
+      "items:\n  - {id: 2, done: true}\n  - {id: 3, name: new}\n",
+      to: "items:\n  - {id: 1, name: a}\n  - {id: 2, name: b, done: false}\n")
+    #expect(
+      result == (try yaml("items:\n  - {id: 1, name: a}\n  - {id: 2, name: b, done: true}\n  - {id: 3, name: new}\n")))
+    #expect(ArrayIdentity.field(in: [[.dictionary(["name": .string("x"), "id": .integer(1)])]]) == "id")
+    #expect(ArrayIdentity.field(in: [[.dictionary(["name": .string("x")]), .string("y")]]) == nil)
+    // Duplicated identities are no identity.
+    #expect(ArrayIdentity.field(in: [[.dictionary(["id": .integer(1)]), .dictionary(["id": .integer(1)])]]) == nil)
+  }
+
+  @Test func aSettingOfAnotherKindReplacesTheValue() throws {
+    #expect(try apply("a: {x: 1}\n", to: "a: 5\n") == (try yaml("a: {x: 1}\n")))
+    #expect(try apply("a: [1]\n", to: "a: {x: 1}\n") == (try yaml("a: [1]\n")))
+  }
+
+  @Test func applyingTwiceGivesWhatApplyingOnceGave() throws {
+    let settings = "items:\n  - {name: x, v: 1}\nlist: [a]\nd:\n  e: !delete\n  f: {g: [1, 2]}\n"
+    let once = try apply(settings, to: "list: [b]\nd: {e: 1}\n")
+    let file = try self.settings("d:\n" + settings.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+    #expect(try SettingsApply.applied(file.entries.map(\.settings), to: once) == once)
+  }
+
+  @Test func aMissingDomainLeftEmptyStaysMissing() throws {
+    #expect(try SettingsApply.applied([.dictionary(["a": SettingsDirective.marker(.delete)])], to: nil) == nil)
+    #expect(try SettingsApply.applied([SettingsDirective.marker(.delete)], to: ["a": .integer(1)]) == nil)
+  }
+
+  @Test func aWholeDomainCanBeReplacedOrDeleted() throws {
+    let file = try settings("a: !replace\n  x: 1\n  y:\n    z: !delete\nb: !delete\n")
+    #expect(
+      try SettingsApply.applied([file.entries[0].settings], to: ["old": .integer(1)]) == [
+        "x": .integer(1), "y": .dictionary([:]),
+      ])
+    #expect(try SettingsApply.applied([file.entries[1].settings], to: ["old": .integer(1)]) == nil)
+    #expect(throws: PrefsError.self) { try settings("a: !replace [1]\n") }
+  }
+
+  @Test func dockStyleItemsMatchByBundleIdentifier() throws {
+    let result = try apply(
+      "apps:\n  - {CFBundleIdentifier: com.b, pinned: true}\n  - {CFBundleIdentifier: com.c}\n",
+      to: "apps:\n  - {CFBundleIdentifier: com.a, pinned: false}\n  - {CFBundleIdentifier: com.b, pinned: false}\n")
+    #expect(
+      result
+        == (try yaml(
+          "apps:\n  - {CFBundleIdentifier: com.a, pinned: false}\n  - {CFBundleIdentifier: com.b, pinned: true}\n"
+            + "  - {CFBundleIdentifier: com.c}\n")))
+  }
+
+  @Test func deleteAsAnArrayItemIsAnError() throws {
+    #expect(throws: PrefsError.self) { try apply("list: [!delete]\n", to: nil) }
+  }
+
+  // MARK: Planning over a store
+
+  @Test func aPlanReadsEveryDomainAndWritesNothing() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = FileDomainStore(directory: folder.path)
+    try FileDomain(path: folder.appendingPathComponent("a.plist").path).modify { $0 = ["k": .integer(1)] }
+    let file = try settings("a:\n  k: 2\nb:\n  k: 1\n-g:\n  x: 1\nNSGlobalDomain:\n  y: 2\n")
+    let steps = SettingsApply.plan([file], store: store)
+    #expect(steps.map(\.name) == ["a", "b", "NSGlobalDomain"])
+    #expect(steps.map(\.changesAnything) == [true, true, true])
+    #expect(steps[2].after == ["x": .integer(1), "y": .integer(2)])
+    #expect(try store.domainNames() == ["a"])
+    for step in steps { try SettingsApply.execute(step) }
+    #expect(SettingsApply.plan([file], store: store).allSatisfy { !$0.changesAnything })
+  }
+
+  @Test func aSchemaCoercesSettingsBeforeTheyAreCompared() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = FileDomainStore(directory: folder.path)
+    try store.domain(named: "app").modify(force: false, dryRun: false, options: ReadOptions(), warnings: Warnings()) {
+      $0 = ["isAccountPrivate": .bool(false)]
+    }
+    let file = try settings("app:\n  isAccountPrivate: 'false'\n")
+    #expect(SettingsApply.plan([file], store: store)[0].changesAnything)
+    let coerced = SettingsApply.plan([file], store: store, schema: .userSettings)[0]
+    #expect(!coerced.changesAnything)
+    #expect(coerced.coercions.count == 1)
+  }
+
+  // MARK: Capture
+
+  @Test func capturedSettingsTurnTheOldDomainIntoTheNewOne() throws {
+    let old = try yaml(
+      """
+      keep: 1
+      gone: x
+      retyped: 1
+      list: [a, b]
+      shrunk: [a, b, c]
+      items: [{id: 1, v: a}]
+      nested: {a: {b: 1, c: 2}}
+      when: !!timestamp 2023-11-14T22:13:20Z
+      blob: !!binary AQI=
+      """)
+    let new = try yaml(
+      """
+      keep: 1
+      retyped: true
+      list: [a, b, c]
+      shrunk: [a, c]
+      items: [{id: 1, v: a}, {id: 1, v: b}]
+      nested: {a: {b: 2}, d: 1.5}
+      when: !!timestamp 2024-01-01T00:00:00.5Z
+      blob: !!binary AQID
+      added: {deep: [1]}
+      """)
+    let captured = try #require(SettingsCapture.settings(from: old, to: new))
+    #expect(try SettingsMerge.apply(captured, to: old) == new)
+    let dict = try #require(captured.dictionaryValue)
+    #expect(SettingsDirective.parse(dict["gone"]!)?.directive == .delete)
+    #expect(dict["list"] == .array([.string("c")]))
+    #expect(SettingsDirective.parse(dict["shrunk"]!)?.directive == .replace(.array([.string("a"), .string("c")])))
+    #expect(dict["keep"] == nil)
+    // Through a YAML settings file and back, still exact.
+    let text = try SettingsFile(entries: [.init(target: "d", settings: captured, source: "-")]).encoded(as: .yaml)
+    let read = try SettingsFile.read(text, name: "c.yaml", declared: .yaml)
+    #expect(try SettingsMerge.apply(read.entries[0].settings, to: old) == new)
+  }
+
+  @Test func nothingChangedCapturesNothing() {
+    #expect(SettingsCapture.settings(from: ["a": .integer(1)], to: ["a": .integer(1)]) == nil)
+    #expect(SettingsCapture.settings(from: nil, to: nil) == nil)
+    #expect(SettingsCapture.settings(from: nil, to: ["a": .integer(1)]) == .dictionary(["a": .integer(1)]))
+    #expect(SettingsDirective.parse(SettingsCapture.settings(from: ["a": .integer(1)], to: nil)!)?.directive == .delete)
+  }
+
+  // MARK: Snapshots
+
+  @Test func aSnapshotRestoresEveryByteAndRemovesWhatWasNew() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = FileDomainStore(directory: folder.appendingPathComponent("store").path)
+    let snapshots = SnapshotStore(directory: folder.appendingPathComponent("snapshots").path)
+    let existing = try store.domain(named: "a")
+    try existing.modify(force: false, dryRun: false, options: ReadOptions(), warnings: Warnings()) {
+      $0 = ["k": .integer(1)]
+    }
+    // Odd spacing and a comment that a rewrite would lose.
+    let original = Data(
+      "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict>  <!-- mine -->\n<key>k</key><integer>1</integer></dict></plist>\n"
+        .utf8)
+    try original.write(to: URL(fileURLWithPath: existing.location))
+    chmod(existing.location, 0o640)
+    let file = try settings("a:\n  k: 2\nb:\n  k: 1\n")
+    let steps = SettingsApply.plan([file], store: store)
+    let snapshot = try snapshots.save(steps, sources: ["s.yaml"])
+    for step in steps { try SettingsApply.execute(step) }
+    #expect(try store.domainNames() == ["a", "b"])
+    try snapshots.restore(snapshot)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: existing.location)) == original)
+    var info = stat()
+    stat(existing.location, &info)
+    #expect(info.st_mode & 0o777 == 0o640)
+    #expect(try store.domainNames() == ["a"])
+    let listed = try snapshots.list()
+    #expect(listed.map(\.id) == [snapshot.id])
+    #expect(listed[0].undone)
+    #expect(listed[0].sources == ["s.yaml"])
+  }
+
+  @Test func snapshotsGoUnderXDGStateHome() {
+    #expect(SnapshotStore(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]).directory == "/s/prefs/snapshots")
+    #expect(
+      SnapshotStore(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"]).directory == "/h/.local/state/prefs/snapshots"
+    )
+  }
+
+  // MARK: Watching
+
+  @Test(arguments: [false, true])
+  func theWatcherSeesAFileReplacedOrWrittenInPlace(polling: Bool) throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("d.plist").path
+    let other = folder.appendingPathComponent("other.plist").path
+    let watcher = DomainWatcher(paths: [path], polling: polling)
+    #expect(watcher.usesNotifications == !polling)
+    #expect(watcher.changes(waitingUpTo: 0.05).isEmpty)
+    try Data("x".utf8).write(to: URL(fileURLWithPath: other))
+    #expect(watcher.changes(waitingUpTo: 0.2).isEmpty)
+    try AtomicFile.write(Data("a".utf8), to: path)
+    #expect(watcher.changes(waitingUpTo: 2) == [path])
+    // In place, as UserDefaults writes on Linux.
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    try handle.truncate(atOffset: 0)
+    try handle.write(contentsOf: Data("bb".utf8))
+    try handle.close()
+    #expect(watcher.changes(waitingUpTo: 2) == [path])
+  }
+}
