@@ -70,7 +70,7 @@ enum Apply {
 
     if arguments.has(check) || arguments.has(Import.dryRun) {
       try console.out(plan(changing, console))
-      failures.forEach { console.report($0.1) }
+      for (_, error) in failures { console.report(error) }
       if let first = failures.first { return Console.status(for: first.1) }
       return arguments.has(check) && !changing.isEmpty ? Console.Status.different : Console.Status.success
     }
@@ -100,7 +100,7 @@ enum Apply {
       console.err(
         "prefs: applied \(count(applied.count, "domain")); snapshot \(snapshot.id) ('prefs apply --undo' restores it)")
     }
-    failures.forEach { console.report($0.1) }
+    for (_, error) in failures { console.report(error) }
     guard let first = failures.first?.1 else { return Console.Status.success }
     let names = failures.map(\.0)
     console.err(
