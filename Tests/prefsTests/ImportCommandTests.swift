@@ -92,3 +92,24 @@ import Testing
     #expect(try TestSupport.prefs(["read-type", "com.example.app", "port"], store: store).stdout == "Type is string\n")
   }
 }
+
+/// YAML that YAML 1.1 tools read otherwise is pointed out when it is converted or imported.
+@Suite struct YAMLAmbiguityCommandTests {
+  @Test func convertAndImportWarnAsLintDoesUnlessQuiet() throws {
+    let folder = try TestFolder()
+    try folder.write("s.yaml", "a: yes\nb: 0755\nc: \"ok\"\n")
+    let convert = try TestSupport.prefs(["convert", folder.path("s.yaml"), "--to", "json"])
+    #expect(convert.status == 0)
+    #expect(
+      convert.stderr == """
+        prefs: warning: \(folder.path("s.yaml")):1:4: 'yes' is a string in YAML 1.2 but bool true in YAML 1.1 (PyYAML); quote it, or write true
+        prefs: warning: \(folder.path("s.yaml")):2:4: '0755' is integer 755 in YAML 1.2 but integer 493 in YAML 1.1 (PyYAML); quote it, or write 755 or 493
+
+        """)
+    #expect(try TestSupport.prefs(["convert", folder.path("s.yaml"), "--to", "json", "-q"]).stderr == "")
+    let store = folder.url.appendingPathComponent("store")
+    let imported = try TestSupport.prefs(["import", "com.example.app", folder.path("s.yaml")], store: store)
+    #expect(imported.status == 0)
+    #expect(imported.stderr.components(separatedBy: "\n").filter { $0.hasPrefix("prefs: warning:") }.count == 2)
+  }
+}

@@ -8,6 +8,7 @@ import PrefsKit
 enum ArgumentParser {
   static func parse(_ arguments: [String], for command: CommandSpec) throws -> ParsedArguments {
     var result = ParsedArguments()
+    result.declared = Set(command.options.map(\.name))
     var k = 0
     var optionsEnded = false
 

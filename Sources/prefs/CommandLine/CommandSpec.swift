@@ -92,6 +92,8 @@ struct ParsedArguments: Sendable {
   /// Arguments and options in the order given, for commands where order matters
   /// (`write d k -array -int 1 -string a`).
   var sequence: [Token] = []
+  /// The names of the options the command declares.
+  var declared: Set<String> = []
 
   /// One element of ``sequence``.
   enum Token: Sendable, Equatable {
@@ -102,4 +104,6 @@ struct ParsedArguments: Sendable {
   func has(_ option: OptionSpec) -> Bool { values[option.name] != nil }
   func value(_ option: OptionSpec) -> String? { values[option.name]?.last }
   func all(_ option: OptionSpec) -> [String] { values[option.name] ?? [] }
+  /// Whether the command takes `option` at all.
+  func declares(_ option: OptionSpec) -> Bool { declared.contains(option.name) }
 }

@@ -19,6 +19,9 @@ enum Options {
     "plain", long: ["plain"],
     help: "Ordinary JSON: dates as ISO 8601 strings, data as base64, no typed objects.")
   static let compact = OptionSpec("compact", long: ["compact"], help: "One-line JSON.")
+  static let quiet = OptionSpec(
+    "quiet", long: ["quiet"], short: ["q"],
+    help: "No warnings about plain YAML scalars that YAML 1.1 and 1.2 read differently (yes, off, 0755).")
   static let dropNulls = OptionSpec(
     "drop-nulls", long: ["drop-nulls"], help: "Leave YAML/JSON nulls out, with a warning, instead of failing.")
   static let color = OptionSpec(
@@ -55,6 +58,8 @@ extension ParsedArguments {
   func readOptions() throws -> ReadOptions {
     var options = ReadOptions()
     options.dropNulls = has(Options.dropNulls)
+    // Commands that move YAML into other formats say what YAML 1.1 tools read otherwise.
+    options.warnsOfYAMLAmbiguities = declares(Options.quiet) && !has(Options.quiet)
     if let version = value(Options.yamlVersion) {
       guard let parsed = YAMLVersion(rawValue: version) else {
         throw PrefsError(.usage, "unknown YAML version '\(version)'", hints: ["versions: 1.2, 1.1"])
