@@ -386,6 +386,31 @@ final class GitRepository {
     #expect(try TestSupport.prefs(["read", file, "ringtone"]).stdout == "Waves\n")
   }
 
+  @Test func aYAMLFileIsEditedAsItsOwnText() throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    let file = store.appendingPathComponent("settings.yaml").path
+    let text = "# who signs in\nusername: ada   # for now\n\nringtone: Chimes\n"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+    let seen = store.appendingPathComponent("seen").path
+    let result = try edit(
+      file, store: store, script: "cp \"$1\" '\(seen)'; sed -i 's/# for now/# for good/; s/Chimes/Waves/' \"$1\"")
+    #expect(result.status == 0, "\(result.stderr)")
+    // The editor saw the file's own text, comments and all, and it is written as edited.
+    #expect(try String(contentsOfFile: seen, encoding: .utf8) == text)
+    #expect(
+      try String(contentsOfFile: file, encoding: .utf8)
+        == "# who signs in\nusername: ada   # for good\n\nringtone: Waves\n")
+    // A mistake re-opens it; the note on top is gone from what is written.
+    let fixed = try edit(
+      file, store: store,
+      script: "case $N in 1) echo 'x: [' >> \"$1\" ;; *) sed -i '/^x: \\[$/d' \"$1\"; echo 'x: 1' >> \"$1\" ;; esac")
+    #expect(fixed.status == 0, "\(fixed.stderr)")
+    #expect(
+      try String(contentsOfFile: file, encoding: .utf8)
+        == "# who signs in\nusername: ada   # for good\n\nringtone: Waves\nx: 1\n")
+  }
+
   @Test func aBadEditReopensWithTheErrorOnTopNamingTheLinesAsShown() throws {
     let store = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: store) }

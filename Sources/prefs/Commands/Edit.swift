@@ -8,7 +8,8 @@ enum Edit {
     name: "edit",
     summary: "Edit a domain or file as YAML in $VISUAL or $EDITOR, then write it back safely.",
     discussion: """
-      The value opens as YAML, in its own key order; the editor owns the terminal, \
+      The value opens as YAML, in its own key order (a YAML file opens as its own \
+      text, comments and all, and is written back as edited); the editor owns the terminal, \
       as under git commit. On save it is read back: a mistake re-opens the editor \
       with the error on top, an unchanged file writes nothing (exit 0), an emptied \
       one aborts (exit 1), and otherwise the domain or file is written back \
@@ -27,7 +28,10 @@ enum Edit {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
     let original = try domain.read(options: ReadOptions())
     let folder = try EditFolder(fileName: safeFileName(domain.name) + ".yaml")
-    let initial = try Format.yaml.codec.encode(.dictionary(original ?? PrefDictionary()))
+    // A YAML file is edited as its own text; anything else is shown as YAML, and its
+    // changes are patched into its own format.
+    let ownText = yamlText(of: domain)
+    let initial = try ownText ?? Format.yaml.codec.encode(.dictionary(original ?? PrefDictionary()))
     var presented = initial
     try presented.write(to: URL(fileURLWithPath: folder.file))
     let editor = Editor.command()
@@ -52,6 +56,14 @@ enum Edit {
       }
       do {
         let contents = try decodeDomain(edited)
+        if let ownText {
+          let text = withoutOldNote(edited)
+          if text == ownText {
+            console.err("prefs: no changes; nothing was written")
+            return Console.Status.success
+          }
+          return try writeText(text, replacing: ownText, at: domain.location, name: domain.name, folder: folder)
+        }
         if try Format.yaml.codec.encode(.dictionary(contents)) == initial {
           console.err("prefs: no changes; nothing was written")
           return Console.Status.success
@@ -83,6 +95,31 @@ enum Edit {
           hints: ["your edit is kept in \(folder.keep())"])
       }
       current = contents
+    }
+    return Console.Status.success
+  }
+
+  /// The text of a YAML file, which is edited as it is; nil for anything else.
+  static func yamlText(of domain: any PreferenceDomain) -> Data? {
+    guard domain is FileDomain, let data = FileManager.default.contents(atPath: domain.location),
+      Format.detect(data, path: domain.location) == .yaml
+    else { return nil }
+    return data
+  }
+
+  /// Writes the edited text of a YAML file as it is, unless the file changed since it
+  /// was read.
+  static func writeText(_ text: Data, replacing original: Data, at path: String, name: String, folder: EditFolder)
+    throws -> Int32
+  {
+    let lock = try FileLock(file: path)
+    try withExtendedLifetime(lock) {
+      guard (try? InputFile.read(path)) == original else {
+        throw PrefsError(
+          .temporary, "it changed while you were editing; nothing was overwritten", file: name,
+          hints: ["your edit is kept in \(folder.keep())"])
+      }
+      try AtomicFile.write(text, to: path)
     }
     return Console.Status.success
   }
