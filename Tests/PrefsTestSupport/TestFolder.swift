@@ -9,13 +9,18 @@ public final class TestFolder {
   /// The path of `name` inside the folder.
   public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
-  public func write(_ name: String, _ text: String) throws {
+  /// Writes `text` to `name` and returns its path.
+  @discardableResult
+  public func write(_ name: String, _ text: String) throws -> String {
     try Data(text.utf8).write(to: url.appendingPathComponent(name))
+    return path(name)
   }
 
   public func read(_ name: String) throws -> String {
     try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
   }
+
+  public func data(_ name: String) throws -> Data { try Data(contentsOf: url.appendingPathComponent(name)) }
 
   /// The file's modification time, to the nanosecond.
   public func modified(_ name: String) throws -> Date {

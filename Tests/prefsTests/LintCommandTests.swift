@@ -5,17 +5,6 @@ import Testing
 /// `prefs lint`: findings on stdout, one per line, and the exit statuses of DESIGN.md section 7.
 @Suite struct LintCommandTests {
   /// A temporary folder of input files, removed at the end of each test.
-  final class Folder {
-    let url: URL
-    init() throws { url = try TestSupport.temporaryFolder() }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func write(_ name: String, _ text: String) throws -> String {
-      let file = url.appendingPathComponent(name)
-      try Data(text.utf8).write(to: file)
-      return file.path
-    }
-  }
-
   @Test func aCleanFilePrintsNothingAndExits0() throws {
     let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.yaml").path
     let result = try TestSupport.prefs(["lint", sample, "--schema", "user-settings"])
@@ -25,7 +14,7 @@ import Testing
   }
 
   @Test func ambiguousYAMLAloneWarnsAndExits0() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     let file = try folder.write("a.yaml", "sound: on\nmode: 0755\nname: 'no'\n")
     let result = try TestSupport.prefs(["lint", file])
     #expect(result.status == 0)
@@ -38,7 +27,7 @@ import Testing
   }
 
   @Test func aUIDInADomainIsPointedOut() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     let file = try folder.write("d.json", #"{"a": 1, "b": [1, {"$uid": 3}]}"#)
     let result = try TestSupport.prefs(["lint", file])
     #expect(result.status == 0)
@@ -49,7 +38,7 @@ import Testing
   }
 
   @Test func aSyntaxErrorIsAPositionedFindingAndExits1() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     let file = try folder.write("a.json", "{\"a\": tru}")
     let result = try TestSupport.prefs(["lint", file])
     #expect(result.status == 1)
@@ -61,7 +50,7 @@ import Testing
   }
 
   @Test func schemaFindingsNameTheKeyPathAndWhatTheAppReads() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     let file = try folder.write(
       "s.yaml", "username: ada\nisAccountPrivate: \"false\"\nringtone: Bells\nvolume: 3\n")
     let result = try TestSupport.prefs(["lint", file, "--schema", "user-settings"])
@@ -113,7 +102,7 @@ import Testing
   }
 
   @Test func severalInputsAreAllReportedAndTheWorstStatusWins() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     let good = try folder.write("good.json", #"{"ringtone": "Waves"}"#)
     let bad = try folder.write("bad.json", #"{"ringtone": 1}"#)
     let warn = try folder.write("warn.yaml", "ringtone: Waves\nx: yes\n")
@@ -133,7 +122,7 @@ import Testing
   }
 
   @Test func aSchemaFileIsUsedAndABrokenOneIsRefused() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     let schema = try folder.write("app.schema.json", #"{"keys": {"count": {"type": "integer", "default": 0}}}"#)
     let result = try TestSupport.prefs(
       ["lint", "-", "--schema", schema], input: Data(#"{"count": 1.5}"#.utf8))

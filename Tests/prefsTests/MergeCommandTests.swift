@@ -5,20 +5,6 @@ import Testing
 
 /// `prefs merge` and `prefs git-setup`, run as git runs them.
 @Suite struct MergeCommandTests {
-  final class Folder {
-    let url: URL
-    init() throws { url = try TestSupport.temporaryFolder() }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    func write(_ name: String, _ text: String) throws {
-      try Data(text.utf8).write(to: url.appendingPathComponent(name))
-    }
-    func read(_ name: String) throws -> String {
-      try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
-    }
-    func data(_ name: String) throws -> Data { try Data(contentsOf: url.appendingPathComponent(name)) }
-  }
-
   static let base = """
     # window
     width: 800
@@ -31,7 +17,7 @@ import Testing
     """
 
   @Test func aCleanMergeIsWrittenIntoCurrentChangingOnlyWhatChanged() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     try folder.write("base.yaml", Self.base)
     try folder.write("current.yaml", Self.base.replacingOccurrences(of: "width: 800", with: "width: 1024"))
     try folder.write(
@@ -59,7 +45,7 @@ import Testing
   }
 
   @Test func conflictsAreMarkedInTextListedOnStandardErrorAndExit1() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     try folder.write("base.yaml", Self.base)
     try folder.write("current.yaml", Self.base.replacingOccurrences(of: "theme: light", with: "theme: dark"))
     try folder.write("other.yaml", Self.base.replacingOccurrences(of: "theme: light", with: "theme: solarized"))
@@ -104,7 +90,7 @@ import Testing
   }
 
   @Test func aBinaryPlistKeepsCurrentsValueAtAConflict() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     try folder.write("base.json", #"{"width": 800, "theme": "light", "list": [1, 2, 3]}"#)
     try folder.write("current.json", #"{"width": 1024, "theme": "dark", "list": [0, 1, 2, 3]}"#)
     try folder.write("other.json", #"{"width": 800, "theme": "solarized", "list": [1, 2, 3, 4], "new": true}"#)
@@ -127,7 +113,7 @@ import Testing
   }
 
   @Test func anUnreadableInputExits65AndChangesNothing() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     try folder.write("base.yaml", "a: [1,\n")
     try folder.write("current.yaml", "a: 1\n")
     try folder.write("other.yaml", "a: 2\n")
@@ -150,7 +136,7 @@ import Testing
   }
 
   @Test func anArrayKeyMatchesItemsByANestedField() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     func dock(_ tiles: [(String, String)]) -> String {
       "{\"persistent-apps\": ["
         + tiles.map { #"{"tile-data": {"bundle-identifier": "\#($0.0)", "file-label": "\#($0.1)"}}"# }
@@ -172,13 +158,13 @@ import Testing
 
   /// A scratch home for git: its global config and attributes are the folder's, never the user's.
   final class Repository {
-    let folder: Folder
+    let folder: TestFolder
     let git: URL
     var environment: [String: String]
     var url: URL { folder.url.appendingPathComponent("repo") }
 
     init(git: URL) throws {
-      folder = try Folder()
+      folder = try TestFolder()
       self.git = git
       environment = ProcessInfo.processInfo.environment
       environment["HOME"] = folder.url.path
@@ -318,7 +304,7 @@ import Testing
 
   @Test(.enabled(if: TestSupport.corpus("xcode") != nil, "the corpus at ../shared/corpus is absent"))
   func theMergeDriverMergesTwoFilesAddedToOneGroupOfAnXcodeProject() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     let url = try #require(TestSupport.corpus("xcode")).appendingPathComponent("SnapKit-a3fa2fb.pbxproj")
     let base = try Format.read(Data(contentsOf: url), path: url.path).value
     // Each side adds a file reference and lists it in the first group.

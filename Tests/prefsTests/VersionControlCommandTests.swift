@@ -5,21 +5,8 @@ import Testing
 
 /// diff, key path edits and dry runs: what keeping settings in git needs.
 @Suite struct VersionControlCommandTests {
-  final class Folder {
-    let url: URL
-    init() throws { url = try TestSupport.temporaryFolder() }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    func write(_ name: String, _ text: String) throws {
-      try Data(text.utf8).write(to: url.appendingPathComponent(name))
-    }
-    func read(_ name: String) throws -> String {
-      try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
-    }
-  }
-
   @Test func diffPrintsOneLinePerChangeAndExits1() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     try folder.write("a.json", #"{"isAccountPrivate": true, "ringtone": "Chimes", "items": [{"name": "a"}]}"#)
     try folder.write("b.json", #"{"isAccountPrivate": "false", "items": [{"name": "b"}, {"name": "x"}], "u": 1}"#)
     let result = try TestSupport.prefs(["diff", folder.path("a.json"), folder.path("b.json")])
@@ -39,7 +26,7 @@ import Testing
   }
 
   @Test func diffShowsArrayChangesAsInsertsAndDeletesOnTheAlignment() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     try folder.write("a.yaml", "list: [a, b, c]\nitems: [{name: x}, {name: y, size: 2}, {name: z}]\n")
     try folder.write("b.yaml", "list: [b, c, d]\nitems: [{name: x}, {name: y, size: 3}]\n")
     let result = try TestSupport.prefs(["diff", folder.path("a.yaml"), folder.path("b.yaml")])
@@ -55,7 +42,7 @@ import Testing
   }
 
   @Test func aPlistAndItsConversionAreTheSame() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.plist").path
     for format in ["json", "binary", "xml"] {
       let out = folder.path("converted.\(format)")
@@ -67,7 +54,7 @@ import Testing
   }
 
   @Test func integerAndRealAreDifferent() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     try folder.write("a.json", #"{"n": 1}"#)
     try folder.write("b.json", #"{"n": 1.0}"#)
     let result = try TestSupport.prefs(["diff", folder.path("a.json"), folder.path("b.json")])
@@ -76,7 +63,7 @@ import Testing
   }
 
   @Test func diffErrorsUseTheCommonExitCodes() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     try folder.write("a.json", "{}")
     #expect(try TestSupport.prefs(["diff", folder.path("a.json"), folder.path("missing.json")]).status == 66)
     try folder.write("bad.json", "{")
@@ -86,7 +73,7 @@ import Testing
   }
 
   @Test func keyPathEditsKeepTheFormatAndKeyOrder() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     try folder.write("s.json", #"{"z": 1, "a": {"list": [1, 2]}, "m": "x"}"#)
     #expect(try TestSupport.prefs(["get", folder.path("s.json"), "a.list.1"]).stdout == "2\n")
     #expect(
@@ -101,7 +88,7 @@ import Testing
 
   @Test(arguments: ["xml", "binary"])
   func keyPathEditsOnPlists(format: String) throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     let file = folder.path("s.plist")
     try folder.write("in.json", #"{"a": {"b": 1}}"#)
     #expect(try TestSupport.prefs(["convert", folder.path("in.json"), "--to", format, "-o", file]).status == 0)
@@ -112,7 +99,7 @@ import Testing
   }
 
   @Test func missingKeyPathsExit66() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     try folder.write("s.json", #"{"a": {"b": 1}}"#)
     let get = try TestSupport.prefs(["get", folder.path("s.json"), "a.c"])
     #expect(get.status == 66)
@@ -125,7 +112,7 @@ import Testing
   }
 
   @Test func importDryRunShowsTheDiffAndChangesNothing() throws {
-    let folder = try Folder()
+    let folder = try TestFolder()
     let store = folder.url.appendingPathComponent("store")
     _ = try TestSupport.prefs(["import", "com.example.app"], input: Data(#"{"a": 1, "b": 2}"#.utf8), store: store)
     let before = try Data(contentsOf: store.appendingPathComponent("com.example.app.plist"))

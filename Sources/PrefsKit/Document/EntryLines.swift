@@ -50,7 +50,7 @@ extension TextDocument {
   /// The whole lines of the children `run` of `container`; nil when they share a line
   /// with other entries or text.
   func entryLines(_ run: ArraySlice<Int>, of container: Int) -> EntryLines? {
-    guard !run.isEmpty, !entriesShareALine(container) else { return nil }
+    guard !run.isEmpty, !syntax.entriesShareALine(container, in: map, text: text) else { return nil }
     let separator = separator(of: container)
     var bounds: [TextPatcher.Bounds] = []
     for child in run {
@@ -70,7 +70,7 @@ extension TextDocument {
   /// separator would have to follow).
   func insertionLine(in container: Int, before index: Int) -> (position: Int, separated: Bool, indent: [UInt8])? {
     let children = map.children(of: container)
-    guard !children.isEmpty, !entriesShareALine(container) else { return nil }
+    guard !children.isEmpty, !syntax.entriesShareALine(container, in: map, text: text) else { return nil }
     let separator = separator(of: container)
     if index < children.count {
       let b = TextPatcher.bounds(of: children[index], separator: separator, text: text, map: map, syntax: syntax)
@@ -131,17 +131,6 @@ extension TextDocument {
   func isOneLine(_ node: Int) -> Bool {
     let range = map.nodes[node].value
     return !text[range].contains(0x0A) && !text[range].contains(0x0D)
-  }
-
-  /// Whether a container's entries share one line. (A YAML block collection of one
-  /// entry stands on one line too, but it starts at that entry, on a line of its own.)
-  private func entriesShareALine(_ container: Int) -> Bool {
-    let node = map.nodes[container]
-    guard !text[node.value].contains(0x0A), !text[node.value].contains(0x0D) else { return false }
-    return map.children(of: container).first.map {
-      syntax.entryStart(of: map.nodes[$0], in: text) != node.value.lowerBound
-    }
-      ?? true
   }
 
   /// The document's text with `replacements` (non-overlapping, in any order) made,

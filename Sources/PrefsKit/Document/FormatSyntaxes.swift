@@ -81,19 +81,11 @@ struct XMLSyntax: TextSyntax {
   func separator(of container: SourceMap.Node, isDictionary: Bool, in text: [UInt8]) -> Separator? { nil }
 
   func isCommentLine(_ line: ArraySlice<UInt8>) -> Bool {
-    line.starts(with: Array("<!--".utf8)) && line.reversed().drop { $0 == 0x0D }.starts(with: Array(">--".utf8))
+    oneLineComment(line, opening: Array("<!--".utf8), closing: Array("-->".utf8)) == line.count
   }
 
   func commentLength(at position: Int, in text: [UInt8]) -> Int? {
-    guard text[position...].starts(with: Array("<!--".utf8)) else { return nil }
-    var i = position + 4
-    while i + 2 < text.count, text[i] != 0x0A {
-      if text[i] == UInt8(ascii: "-"), text[i + 1] == UInt8(ascii: "-"), text[i + 2] == UInt8(ascii: ">") {
-        return i + 3 - position
-      }
-      i += 1
-    }
-    return nil
+    oneLineComment(text[position...], opening: Array("<!--".utf8), closing: Array("-->".utf8))
   }
 
   func value(_ value: PrefValue, replacing node: SourceMap.Node, context: FragmentContext) throws -> [UInt8]? {
@@ -276,13 +268,7 @@ struct OpenStepSyntax: TextSyntax {
     if text[start + 1] == 0x2F {
       return (text.firstIndex { $0 == 0x0A || $0 == 0x0D } ?? text.endIndex) - start
     }
-    guard text[start + 1] == 0x2A else { return nil }
-    var i = start + 2
-    while i + 1 < text.endIndex, text[i] != 0x0A {
-      if text[i] == 0x2A, text[i + 1] == 0x2F { return i + 2 - start }
-      i += 1
-    }
-    return nil
+    return oneLineComment(text, opening: [0x2F, 0x2A], closing: [0x2A, 0x2F])
   }
 
   func value(_ value: PrefValue, replacing node: SourceMap.Node, context: FragmentContext) throws -> [UInt8]? {

@@ -61,12 +61,7 @@ struct TextPatcher {
     if !node.flags.isDisjoint(with: [.alias, .tagged]) {
       return try replace(index, with: new, path: path, inline: inline, inFlow: inFlow)
     }
-    // One line holding the brackets and the entries; a YAML block collection on one
-    // line (a single entry) starts at its first entry and is not inline.
-    let childrenInline =
-      !text[node.value].contains(0x0A) && !text[node.value].contains(0x0D)
-      && map.children(of: index).first.map { syntax.entryStart(of: map.nodes[$0], in: text) != node.value.lowerBound }
-        ?? true
+    let childrenInline = syntax.entriesShareALine(index, in: map, text: text)
     let flow = inFlow || syntax.isFlow(node, in: text)
     switch (old, new) {
     case (.dictionary(let a), .dictionary(let b)):

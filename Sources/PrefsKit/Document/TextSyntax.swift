@@ -45,6 +45,16 @@ protocol TextSyntax: Sendable {
 }
 
 extension TextSyntax {
+  /// Whether `container`'s entries share one line with its brackets (`{"a": 1, "b": 2}`,
+  /// a YAML flow collection, an Xcode build file). A YAML block collection of one
+  /// entry stands on one line too, but it starts at that entry, on a line of its own.
+  func entriesShareALine(_ container: Int, in map: SourceMap, text: [UInt8]) -> Bool {
+    let node = map.nodes[container]
+    guard !text[node.value].contains(0x0A), !text[node.value].contains(0x0D) else { return false }
+    return map.children(of: container).first.map { entryStart(of: map.nodes[$0], in: text) != node.value.lowerBound }
+      ?? true
+  }
+
   func isIndicatorPrefix(_ prefix: ArraySlice<UInt8>) -> Bool { false }
   func isFlow(_ node: SourceMap.Node, in text: [UInt8]) -> Bool { false }
   func entryStart(of node: SourceMap.Node, in text: [UInt8]) -> Int {
@@ -185,4 +195,16 @@ func indented(_ text: [UInt8], indent: [UInt8], lineEnd: [UInt8]) -> [UInt8] {
     }
   }
   return out
+}
+
+/// The length of a comment that opens with `opening` at the start of `text` and
+/// closes with `closing` on the same line (`<!-- -->`, `/* */`); nil when there is none.
+func oneLineComment(_ text: ArraySlice<UInt8>, opening: [UInt8], closing: [UInt8]) -> Int? {
+  guard text.starts(with: opening) else { return nil }
+  var i = text.startIndex + opening.count
+  while i + closing.count <= text.endIndex, text[i] != 0x0A, text[i] != 0x0D {
+    if text[i..<(i + closing.count)].elementsEqual(closing) { return i + closing.count - text.startIndex }
+    i += 1
+  }
+  return nil
 }
