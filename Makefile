@@ -52,7 +52,13 @@ demo-run:
 	$(PREFS) textconv "$$out/UserSettings.bplist" && \
 	echo && \
 	echo '$$ prefs diff Samples/UserSettings.plist '"$$out"'/UserSettings.bplist && echo same' && \
-	$(PREFS) diff Samples/UserSettings.plist "$$out/UserSettings.bplist" && echo same
+	$(PREFS) diff Samples/UserSettings.plist "$$out/UserSettings.bplist" && echo same && \
+	echo && \
+	printf '# The tutorial'"'"'s settings, kept in git\nisAccountPrivate: true   # private by default\n\nringtone: Chimes\nusername: ""\n' \
+		> "$$out/settings.yaml" && cp "$$out/settings.yaml" "$$out/before.yaml" && \
+	echo '$$ prefs set settings.yaml ringtone Waves          # a commented file: only that line changes' && \
+	$(PREFS) set "$$out/settings.yaml" ringtone Waves && \
+	{ diff -u "$$out/before.yaml" "$$out/settings.yaml" | tail -n +3 || true; }
 
 test: test-deps
 	@# The Python cross-checks use PyYAML and ruamel.yaml when they can be had; they skip visibly otherwise.
