@@ -97,7 +97,7 @@ import Testing
       message: ":1:10: duplicate key \"a\""),
     Case(
       name: "duplicate key in YAML", file: "k.yaml", bytes: text("a: 1\na: 2\n"), status: 65,
-      message: ":2:1: duplicate key 'a'"),
+      message: ":2:1: duplicate key \"a\""),
     Case(
       name: "duplicate key in XML", file: "k.plist",
       bytes: text("<plist><dict><key>a</key><true/><key>a</key><false/></dict></plist>"), status: 65, message: ":1:"),

@@ -73,7 +73,8 @@ struct JSONSyntax: TextSyntax {
 struct XMLSyntax: TextSyntax {
   func readMapped(_ text: Data, options: ReadOptions, warnings: Warnings) throws -> (PrefValue, SourceMap) {
     let builder = SourceMapBuilder()
-    var reader = XMLPlistReader(text, maxDepth: options.maxDepth)
+    var reader = XMLPlistReader(
+      text, maxDepth: options.maxDepth, duplicates: DuplicateKeys(options, warnings: warnings))
     let value = try reader.read(map: builder)
     return (value, builder.map)
   }

@@ -27,6 +27,10 @@ public struct ReadOptions: Sendable {
   /// YAML: warn of every plain scalar that YAML 1.1 and 1.2 read differently (`yes`,
   /// `0755`), as `prefs lint` does, from the same parse.
   public var warnsOfYAMLAmbiguities = false
+  /// Read a dictionary that gives a key twice, keeping the last value (as `plutil`
+  /// and `plistlib` do) with a warning naming the key and its position, instead of
+  /// refusing it.
+  public var allowDuplicateKeys = false
 
   /// The error for an input of `size` bytes, when that is over ``maxInputBytes``.
   public func sizeError(_ size: Int) -> PrefsError? {

@@ -30,7 +30,7 @@ enum Import {
     ],
     options: [
       merge, dryRun, all, Options.exclude, Options.schema, Options.strict, Options.force, Options.from,
-      Options.dropNulls, Options.yamlVersion, Options.defaultsDir,
+      Options.dropNulls, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir,
     ],
     examples: [
       ("prefs import com.example.app settings.yaml", "Replace a domain with a YAML file."),

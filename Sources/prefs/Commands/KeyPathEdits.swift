@@ -12,7 +12,7 @@ enum GetValue {
     summary: "Print the value at a key path, like plutil -extract.",
     discussion: "A scalar is printed raw, a dictionary or array as YAML. A missing key exits 66.",
     arguments: [fileArgument, keyPathArgument],
-    options: [Options.from, Options.yamlVersion, Options.defaultsDir],
+    options: [Options.from, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [("prefs get Samples/Items.yaml items.0.name", "Print the first item's name.")],
     run: run)
 

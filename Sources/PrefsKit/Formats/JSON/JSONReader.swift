@@ -161,9 +161,13 @@ struct JSONReader {
       }
       if let value = parsed {
         // One lookup: the insert itself reports a duplicate.
-        guard dict.insertNew(key, value) else { throw error("duplicate key \"\(key)\"", at: keyStart) }
+        try DuplicateKeys(options, warnings: warnings).insert(
+          key, value, into: &dict, position: { .of(offset: keyStart, in: bytes) },
+          refusal: { error($0, at: keyStart) })
       } else {
-        if dict.contains(key) { throw error("duplicate key \"\(key)\"", at: keyStart) }
+        if dict.contains(key), !options.allowDuplicateKeys {
+          throw error(DuplicateKeys.message(key), at: keyStart)
+        }
         map?.discardKey()
         try handleNull(at: valueStart, path: valuePath)
       }

@@ -32,7 +32,8 @@ public struct PlistCodec: FormatCodec {
     }
     switch Self.sniff(data) {
     case .binary:
-      var reader = BinaryPlistReader(data, maxDepth: options.maxDepth, warnings: warnings)
+      var reader = BinaryPlistReader(
+        data, maxDepth: options.maxDepth, warnings: warnings, allowDuplicateKeys: options.allowDuplicateKeys)
       return try reader.read()
     case .xml:
       // UTF-8 (nearly every plist) is read natively: key order, exact errors, no
@@ -40,7 +41,8 @@ public struct PlistCodec: FormatCodec {
       guard XMLPlistReader.canRead(data) else {
         return try FoundationPlistReader.read(data, isXML: true, maxDepth: options.maxDepth)
       }
-      var reader = XMLPlistReader(data, maxDepth: options.maxDepth)
+      var reader = XMLPlistReader(
+        data, maxDepth: options.maxDepth, duplicates: DuplicateKeys(options, warnings: warnings))
       return try reader.read()
     case .openStep:
       return try FoundationPlistReader.read(data, isXML: false, maxDepth: options.maxDepth)

@@ -26,10 +26,12 @@ import Foundation
 struct XMLPlistReader {
   private let data: Data
   private let maxDepth: Int
+  private let duplicates: DuplicateKeys
 
-  init(_ data: Data, maxDepth: Int) {
+  init(_ data: Data, maxDepth: Int, duplicates: DuplicateKeys = .refused) {
     self.data = data
     self.maxDepth = maxDepth
+    self.duplicates = duplicates
   }
 
   /// Whether the document is UTF-8 (no UTF-16 byte order mark or NUL bytes up front,
@@ -73,7 +75,7 @@ struct XMLPlistReader {
         raw.count < minimumPartsSize
         ? 1 : parts ?? min(ProcessInfo.processInfo.activeProcessorCount, Self.maximumParts)
       var parser = XMLPlistParser(
-        raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, parts: parts, queue: queue,
+        raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, duplicates: duplicates, parts: parts, queue: queue,
         awaitingReadAheads: awaitingReadAheads)
       parser.map = map
       defer { runsTaken = parser.runsTaken }
@@ -87,6 +89,7 @@ private struct XMLPlistParser {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var i = 0
   private let maxDepth: Int
+  private let duplicates: DuplicateKeys
   /// How many parsers may read the root dictionary at once, and where the others run.
   private let parts: Int
   private let queue: DispatchQueue
@@ -97,10 +100,12 @@ private struct XMLPlistParser {
   var map: SourceMapBuilder?
 
   init(
-    _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, parts: Int, queue: DispatchQueue, awaitingReadAheads: Bool
+    _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, duplicates: DuplicateKeys, parts: Int, queue: DispatchQueue,
+    awaitingReadAheads: Bool
   ) {
     self.bytes = bytes
     self.maxDepth = maxDepth
+    self.duplicates = duplicates
     self.parts = parts
     self.queue = queue
     self.awaitingReadAheads = awaitingReadAheads
@@ -217,7 +222,7 @@ private struct XMLPlistParser {
         break
       }
       let (key, keyStart, item) = try entry(depth: depth)
-      guard dict.insertNew(key, item) else { throw error("duplicate key '\(key)'", at: keyStart) }
+      try insert(key, item, at: keyStart, into: &dict)
     }
     return Self.dictionaryOrUID(dict)
   }
@@ -241,6 +246,11 @@ private struct XMLPlistParser {
   }
 
   typealias Entry = (key: String, keyStart: Int, value: PrefValue)
+
+  private func insert(_ key: String, _ item: PrefValue, at keyStart: Int, into dict: inout PrefDictionary) throws {
+    try duplicates.insert(
+      key, item, into: &dict, position: { .of(offset: keyStart, in: bytes) }, refusal: { error($0, at: keyStart) })
+  }
 
   /// CF reads a one-key CF$UID dictionary as a keyed-archive UID.
   private static func dictionaryOrUID(_ dict: PrefDictionary) -> PrefValue {
@@ -406,7 +416,7 @@ private struct XMLPlistParser {
           runsTaken += 1
           if let part = run.map { map?.append(part) }
           for (key, keyStart, item) in run.entries {
-            guard dict.insertNew(key, item) else { throw error("duplicate key '\(key)'", at: keyStart) }
+            try insert(key, item, at: keyStart, into: &dict)
           }
           i = run.end
           if run.closesDictionary { break }
@@ -418,7 +428,7 @@ private struct XMLPlistParser {
         break
       }
       let (key, keyStart, item) = try entry(depth: 0)
-      guard dict.insertNew(key, item) else { throw error("duplicate key '\(key)'", at: keyStart) }
+      try insert(key, item, at: keyStart, into: &dict)
     }
     return Self.dictionaryOrUID(dict)
   }

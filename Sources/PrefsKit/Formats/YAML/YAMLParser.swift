@@ -44,7 +44,7 @@ struct YAMLParser {
     var merges: [PrefDictionary] = []
     var key: PendingKey? = nil
     /// Keys whose null value was dropped: a later copy is still a duplicate.
-    var droppedKeys: Set<String> = []
+    var droppedKeys: Set<ScalarKey> = []
     /// `!json`/`!plist`: the collection stands for the data it encodes to.
     var embedded: EmbeddedData.Kind? = nil
 
@@ -271,7 +271,9 @@ struct YAMLParser {
         }
       }
       // Duplicates of kept keys show when the value is added; dropped ones here.
-      if !frame.droppedKeys.isEmpty, frame.droppedKeys.contains(key) { throw at.error("duplicate key '\(key)'") }
+      if !frame.droppedKeys.isEmpty, frame.droppedKeys.contains(ScalarKey(key)) {
+        throw at.error(DuplicateKeys.message(key))
+      }
       frame.key = .key(key, at)
       return
     }
@@ -282,11 +284,14 @@ struct YAMLParser {
     case .key(let key, let keyMark):
       switch node {
       case .value(let value):
-        guard frame.dict.insertNew(key, value) else { throw keyMark.error("duplicate key '\(key)'") }
+        try DuplicateKeys(options, warnings: warnings).insert(
+          key, value, into: &frame.dict, position: { keyMark.position }, refusal: { keyMark.error($0) })
       case .null:
-        if frame.dict.contains(key) { throw keyMark.error("duplicate key '\(key)'") }
+        if frame.dict.contains(key), !options.allowDuplicateKeys {
+          throw keyMark.error(DuplicateKeys.message(key))
+        }
         try dropNull(at: at, what: "the value of '\(key)'", keyMark: keyMark)
-        frame.droppedKeys.insert(key)
+        frame.droppedKeys.insert(ScalarKey(key))
       }
     }
   }
@@ -328,7 +333,7 @@ struct YAMLParser {
   private func merged(_ frame: Frame) -> PrefDictionary {
     var result = PrefDictionary()
     for source in frame.merges {
-      for (key, value) in source where !frame.droppedKeys.contains(key) {
+      for (key, value) in source where !frame.droppedKeys.contains(ScalarKey(key)) {
         result.insertNew(key, value)
       }
     }
