@@ -510,7 +510,7 @@ extension YAMLCodecTests {
       ("k: !!bool yes", "1:4: !!bool value 'yes' is not a bool"),
       ("k: !!null x", "1:4: !!null value 'x' is not null"),
       ("k: !!timestamp soon", "1:4: !!timestamp value 'soon' is not a timestamp"),
-      ("k: !!binary '@@'", "1:4: !!binary value '@@' is not base64"),
+      ("k: !!binary '@@'", "1:4: !!binary value '@@' is not base64 (byte 0x40 is not base64)"),
       ("k: !uid -1", "1:4: !uid value '-1' is not a non-negative integer"),
       ("k: !foo x", "1:4: unknown tag !foo"), ("k: !!set {a: 1}", "1:4: unknown tag !!set"),
       ("k: !!omap []", "1:4: unknown tag !!omap"),

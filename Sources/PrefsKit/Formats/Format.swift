@@ -158,9 +158,13 @@ extension Format {
         // dictionary also starts with `{`.
         if let first = head.first, starts.contains(first) {
           let attempt = Warnings()
-          if let value = try? format.codec.read(data, options: options, warnings: attempt) {
+          do {
+            let value = try format.codec.read(data, options: options, warnings: attempt)
             attempt.all.forEach(warnings.add)
             return (value, format)
+          } catch {
+            // Text that is JSON by its syntax is JSON: its error stands.
+            if JSONGrammar.isJSON(data) { throw error }
           }
         }
       case .openStepShape:

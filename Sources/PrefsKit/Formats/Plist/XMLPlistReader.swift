@@ -583,86 +583,18 @@ private struct XMLPlistParser {
       Date(timeIntervalSinceReferenceDate: Double(unix - TextForms.referenceEpochOffset)))
   }
 
-  private static let base64Table: [UInt8] = {
-    // 0...63: the sextet; 64: `=`; 65: white space; 255: not base64.
-    var table = [UInt8](repeating: 255, count: 256)
-    for (k, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
-      table[Int(c)] = UInt8(k)
-    }
-    table[Int(UInt8(ascii: "="))] = 64
-    for c in [0x20, 0x09, 0x0A, 0x0D] { table[c] = 65 }
-    return table
-  }()
-
   private mutating func data(of tag: Tag) throws -> PrefValue {
     if tag.selfClosing { return .data(Data()) }
     let start = i
     guard let end = find(UInt8(ascii: "<")) else {
       throw error("unterminated <data>", at: tag.start)
     }
-    let table = Self.base64Table
-    var out = Data(count: (end - start) / 4 * 3)
-    var length = 0
-    try out.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) in
-      let o = raw.bindMemory(to: UInt8.self)
-      try table.withUnsafeBufferPointer { table in
-        var quad: UInt32 = 0
-        var count = 0
-        var padding = 0
-        var position = start
-        while position < end {
-          // Whole groups of four plain base64 characters, the bulk of a <data>.
-          if count == 0, padding == 0, position + 4 <= end {
-            let a = table[Int(bytes[position])]
-            let b = table[Int(bytes[position + 1])]
-            let c = table[Int(bytes[position + 2])]
-            let d = table[Int(bytes[position + 3])]
-            if a | b | c | d < 64 {
-              let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-              o[length] = UInt8(truncatingIfNeeded: group >> 16)
-              o[length + 1] = UInt8(truncatingIfNeeded: group >> 8)
-              o[length + 2] = UInt8(truncatingIfNeeded: group)
-              length += 3
-              position += 4
-              continue
-            }
-          }
-          let b = bytes[position]
-          position += 1
-          var sextet = table[Int(b)]
-          switch sextet {
-          case 65: continue
-          case 255: throw error("byte 0x\(plistHex(b)) in <data> is not base64", at: position - 1)
-          case 64:
-            padding += 1
-            sextet = 0
-          default:
-            if padding > 0 { throw error("base64 continues after '=' padding", at: position - 1) }
-          }
-          quad = quad << 6 | UInt32(sextet)
-          count += 1
-          if count == 4 {
-            guard padding <= 2 else { throw error("too much '=' padding in <data>", at: position - 1) }
-            o[length] = UInt8(truncatingIfNeeded: quad >> 16)
-            length += 1
-            if padding < 2 {
-              o[length] = UInt8(truncatingIfNeeded: quad >> 8)
-              length += 1
-            }
-            if padding < 1 {
-              o[length] = UInt8(truncatingIfNeeded: quad)
-              length += 1
-            }
-            quad = 0
-            count = 0
-          }
-        }
-        guard count == 0 else {
-          throw error("base64 in <data> ends in the middle of a group", at: end)
-        }
-      }
+    let out: Data
+    do {
+      out = try Base64.decode(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    } catch {
+      throw self.error("<data>: \(error.message)", at: start + error.offset)
     }
-    out.count = length
     i = end
     try closeTag(tag)
     return .data(out)

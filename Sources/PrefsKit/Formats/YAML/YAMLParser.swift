@@ -438,10 +438,11 @@ struct YAMLParser {
       if let d = TextForms.parseDate(text().trimmingCharacters(in: .whitespaces)) { return .value(.date(d)) }
       throw unfit("a timestamp")
     case .binary:
-      // Base64 may be broken over lines.
-      let compact = bytes.filter { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
-      guard let data = Data(base64Encoded: Data(compact)) else { throw unfit("base64") }
-      return .value(.data(data))
+      do {
+        return .value(.data(try Base64.decode(bytes)))
+      } catch {
+        throw unfit("base64 (\(error.message))")
+      }
     case .uid:
       switch reading() {
       case .scalar(.integer(let n)) where n >= 0: return .value(.uid(UInt64(n)))
