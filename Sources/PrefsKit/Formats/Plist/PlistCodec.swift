@@ -67,13 +67,19 @@ public struct PlistCodec: FormatCodec {
     }
   }
 
-  /// The variant `data` is in, judged from its first bytes: the `bplist` magic, else
-  /// `<` after an optional byte order mark and white space, else OpenStep.
+  /// The variant `data` is read as: what ``Format/sniffPlist(_:)`` (the one plist
+  /// sniffer) says, else XML when it starts with `<` (for the XML reader's error),
+  /// else OpenStep.
   static func sniff(_ data: Data) -> PlistVariant {
-    if data.starts(with: BinaryPlistReader.magic) { return .binary }
-    var rest = data[...]
-    if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
-    let first = rest.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) })
-    return first == UInt8(ascii: "<") ? .xml : .openStep
+    switch Format.sniffPlist(data) {
+    case .binary?: return .binary
+    case .xml?: return .xml
+    case .openStep?: return .openStep
+    default:
+      var rest = data[...]
+      if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+      let first = rest.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) })
+      return first == UInt8(ascii: "<") ? .xml : .openStep
+    }
   }
 }
