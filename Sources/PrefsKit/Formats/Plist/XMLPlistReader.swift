@@ -742,15 +742,64 @@ private struct XMLPlistParser {
     while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
     guard i > nameStart else { throw error("malformed tag", at: start) }
     let name = nameStart..<i
-    // Attributes are not used by property lists; skip them, minding quotes.
-    if let end = XMLMarkup.firstUnquoted(
-      in: bytes, from: i, where: { $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "<") }),
-      bytes[end] == UInt8(ascii: ">")
-    {
-      i = end + 1
-      return Tag(kind: kind(name), name: name, selfClosing: bytes[end - 1] == UInt8(ascii: "/"), start: start)
+    func tag(selfClosing: Bool) -> Tag { Tag(kind: kind(name), name: name, selfClosing: selfClosing, start: start) }
+    // Nearly every tag has no attributes.
+    if peek(UInt8(ascii: ">")) {
+      i += 1
+      return tag(selfClosing: false)
     }
-    throw error("unterminated tag <\(String(decoding: bytes[name], as: UTF8.self))", at: start)
+    // Attributes are not used by property lists, but must be well-formed XML 1.0:
+    // `name="value"` after white space, each name once, no `<` in a value.
+    var attributes: [Range<Int>] = []
+    while true {
+      let spaceStart = i
+      while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+      guard i < bytes.count else { throw error("unterminated tag <\(self.name(tag(selfClosing: false)))", at: start) }
+      if bytes[i] == UInt8(ascii: ">") {
+        i += 1
+        return tag(selfClosing: false)
+      }
+      if starts("/>") {
+        i += 2
+        return tag(selfClosing: true)
+      }
+      guard i > spaceStart, isNameByte(bytes[i]), !isDigitOrDashOrDot(bytes[i]) else {
+        throw error("malformed tag <\(self.name(tag(selfClosing: false)))>: expected an attribute, '>' or '/>'")
+      }
+      let attributeStart = i
+      while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
+      let attribute = attributeStart..<i
+      let attributeName = String(decoding: bytes[attribute], as: UTF8.self)
+      if attributes.contains(where: { bytes[$0].elementsEqual(bytes[attribute]) }) {
+        throw error("attribute '\(attributeName)' is given twice", at: attributeStart)
+      }
+      attributes.append(attribute)
+      while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+      guard peek(UInt8(ascii: "=")) else {
+        throw error("attribute '\(attributeName)' has no value (XML needs name=\"value\")", at: attributeStart)
+      }
+      i += 1
+      while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+      guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") else {
+        throw error("the value of attribute '\(attributeName)' is not quoted", at: attributeStart)
+      }
+      let quote = bytes[i]
+      i += 1
+      while i < bytes.count, bytes[i] != quote {
+        if bytes[i] == UInt8(ascii: "<") {
+          throw error("'<' in the value of attribute '\(attributeName)'")
+        }
+        i += 1
+      }
+      guard i < bytes.count else {
+        throw error("unterminated value of attribute '\(attributeName)'", at: attributeStart)
+      }
+      i += 1
+    }
+  }
+
+  private func isDigitOrDashOrDot(_ b: UInt8) -> Bool {
+    (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
   }
 
   private func kind(_ name: Range<Int>) -> Kind {
@@ -799,8 +848,12 @@ private struct XMLPlistParser {
       if isSpace(bytes[i]) {
         i += 1
       } else if starts("<!--") {
-        guard let end = find("-->", from: i + 4) else { throw error("unterminated comment") }
-        i = end + 3
+        // XML 1.0: `--` may stand in a comment only as part of its end, `-->`.
+        guard let dashes = find("--", from: i + 4) else { throw error("unterminated comment") }
+        guard dashes + 2 < bytes.count, bytes[dashes + 2] == UInt8(ascii: ">") else {
+          throw error("'--' inside a comment (XML allows it only in the closing '-->')", at: dashes)
+        }
+        i = dashes + 3
       } else if starts("<?") {
         guard let end = find("?>", from: i + 2) else {
           throw error("unterminated processing instruction")
