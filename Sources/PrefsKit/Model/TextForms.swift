@@ -34,11 +34,36 @@ public enum TextForms {
     return (mantissa.contains(".") ? String(mantissa) : mantissa + ".0") + "e" + sign + exponent
   }
 
-  /// Reads a decimal real (`1.5`, `-2e10`, `.5`); `nil` when the text is not one or
-  /// is out of range (`1e400` is an error, never infinity).
+  /// Reads a decimal real (`1.5`, `-2e10`, `.5`, `5.`); `nil` when the text is not
+  /// one (hexadecimal `0x1p3`, `inf`, `nan`: Swift's `Double(_:)` reads those) or is
+  /// out of range (`1e400` is an error, never infinity).
   public static func parseReal(_ text: Substring) -> Double? {
-    guard !text.isEmpty, let value = Double(text), value.isFinite else { return nil }
+    guard isDecimalReal(text), let value = Double(text), value.isFinite else { return nil }
     return value
+  }
+
+  /// Whether `text` has the shape of a decimal real: `[+-]digits[.digits][e[+-]digits]`,
+  /// with digits on at least one side of the point.
+  public static func isDecimalReal(_ text: Substring) -> Bool {
+    var bytes = text.utf8[...]
+    func digits() -> Int {
+      let count = bytes.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
+      bytes = bytes.dropFirst(count)
+      return count
+    }
+    if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+    var mantissa = digits()
+    if bytes.first == UInt8(ascii: ".") {
+      bytes = bytes.dropFirst()
+      mantissa += digits()
+    }
+    guard mantissa > 0 else { return false }
+    if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+      bytes = bytes.dropFirst()
+      if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+      guard digits() > 0 else { return false }
+    }
+    return bytes.isEmpty
   }
 
   // MARK: Dates

@@ -542,13 +542,12 @@ private struct XMLPlistParser {
       default: break
       }
     }
-    let shapeOK = trimmed.allSatisfy { b in
-      (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-")
-        || b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E")
-    }
     let digits = Substring(String(decoding: trimmed, as: UTF8.self))
-    guard shapeOK, let value = TextForms.parseReal(digits) else {
-      let reason = Double(digits) != nil ? "is out of range" : "is malformed"
+    guard let value = TextForms.parseReal(digits) else {
+      let reason =
+        TextForms.isDecimalReal(digits)
+        ? "is out of range"
+        : digits.lowercased().contains("0x") ? "is hexadecimal: a <real> is decimal" : "is malformed"
       throw error("<real> '\(String(decoding: t, as: UTF8.self))' \(reason)", at: tag.start)
     }
     return .real(value)
