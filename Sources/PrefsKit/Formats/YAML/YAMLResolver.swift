@@ -218,6 +218,8 @@ enum YAMLResolver {
         if body.count == 1 { return .scalar(.integer(0)) }
         guard text[(i + 1)...].allSatisfy({ ($0 >= 0x30 && $0 <= 0x37) || $0 == UInt8(ascii: "_") })
         else { return .string }
+        // `0_`, `-0__`: PyYAML drops the underscores and reads what is left, `0`.
+        if text[(i + 1)...].allSatisfy({ $0 == UInt8(ascii: "_") }) { return .scalar(.integer(0)) }
         return integer(digits: text[(i + 1)...], radix: 8, negative: negative, underscores: true)
       }
       return integer(digits: body, radix: 10, negative: negative, underscores: true)
