@@ -214,10 +214,11 @@ struct JSONReader {
   func interpretTyped(key: String, value: PrefValue, at position: Int) throws -> PrefValue {
     switch (key, value) {
     case ("$date", .string(let text)):
-      guard let date = TextForms.parseDate(text) else {
-        throw error("\"$date\" needs an ISO 8601 date, not \"\(text)\"", at: position)
+      switch TextForms.readDate(text) {
+      case .date(let date): return .date(date)
+      case .outOfRange: throw error("\"$date\" \"\(text)\" is \(TextForms.dateRangeProblem)", at: position)
+      case .malformed: throw error("\"$date\" needs an ISO 8601 date, not \"\(text)\"", at: position)
       }
-      return .date(date)
     case ("$data", .string(let text)):
       do {
         return .data(try Base64.decode(text))

@@ -33,7 +33,8 @@ struct JSONWriter {
       }
     case .date(let d):
       guard let text = TextForms.exactDate(d) else {
-        throw PrefsError(.badInput, "date \(TextForms.date(d)) at \(pathText) has no exact ISO 8601 form")
+        let problem = TextForms.isInDateRange(d) ? "has no exact ISO 8601 form" : "is \(TextForms.dateRangeProblem)"
+        throw PrefsError(.badInput, "date \(TextForms.date(d)) at \(pathText) \(problem)")
       }
       if options.plainJSON { try writeString(text) } else { try typed("$date", string: text) }
     case .data(let d):

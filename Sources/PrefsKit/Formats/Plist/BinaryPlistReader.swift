@@ -311,7 +311,11 @@ struct BinaryPlistReader {
       }
       try require(8, at: position + 1, for: "this date")
       let seconds = Double(bitPattern: readUInt64(at: position + 1, size: 8))
-      return try scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)), at: position)
+      let date = Date(timeIntervalSinceReferenceDate: seconds)
+      guard TextForms.isInDateRange(date) else {
+        throw PrefsError.badInput("date \(TextForms.date(date)) is \(TextForms.dateRangeProblem)", offset: position)
+      }
+      return try scalar(.date(date), at: position)
     case 0x4:
       let (n, start) = try count(at: position, marker: marker, what: "data")
       try require(n, at: start, for: "this data")

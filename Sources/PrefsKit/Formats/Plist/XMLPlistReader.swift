@@ -578,8 +578,11 @@ private struct XMLPlistParser {
     }
     let days = TextForms.daysFromCivil(year: year, month: month, day: day)
     let unix = days * 86400 + hour * 3600 + minute * 60 + second
-    return .date(
-      Date(timeIntervalSinceReferenceDate: Double(unix - TextForms.referenceEpochOffset)))
+    let date = Date(timeIntervalSinceReferenceDate: Double(unix - TextForms.referenceEpochOffset))
+    guard TextForms.isInDateRange(date) else {
+      throw error("<date> '\(String(decoding: t, as: UTF8.self))' is \(TextForms.dateRangeProblem)", at: tag.start)
+    }
+    return .date(date)
   }
 
   private mutating func data(of tag: Tag) throws -> PrefValue {

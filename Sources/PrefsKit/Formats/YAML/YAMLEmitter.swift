@@ -209,13 +209,11 @@ final class YAMLEmitter {
     }
   }
 
-  /// Why a date has no YAML timestamp: only years 0000-9999 fit its form, and some
-  /// fractions of a second no decimal text reads back exactly.
+  /// Why a date has no YAML timestamp: outside ``TextForms/dateRange``, or `-0.0`.
   private static func refusal(of date: Date) -> PrefsError {
     let text = TextForms.date(date)
-    let utf8 = Array(text.utf8)
-    guard utf8.count >= 20, (0x30...0x39).contains(utf8[0]), utf8[4] == UInt8(ascii: "-") else {
-      return PrefsError(.badInput, "date \(text) is outside the years 0000-9999 that YAML timestamps can hold")
+    guard TextForms.isInDateRange(date) else {
+      return PrefsError(.badInput, "date \(text) is \(TextForms.dateRangeProblem)")
     }
     return PrefsError(.badInput, "date \(text) has no exact ISO 8601 form")
   }

@@ -461,8 +461,11 @@ enum YAMLResolver {
   }
 
   private static func date(_ text: String) -> YAMLPlainReading {
-    guard let d = TextForms.parseDate(text) else { return .invalid("invalid date") }
-    return .scalar(.date(d))
+    switch TextForms.readDate(text) {
+    case .date(let d): return .scalar(.date(d))
+    case .malformed: return .invalid("invalid date")
+    case .outOfRange: return .invalid("date \(TextForms.dateRangeProblem)")
+    }
   }
 
   // MARK: Quoting (the writer)
