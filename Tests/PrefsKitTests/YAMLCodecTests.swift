@@ -487,7 +487,7 @@ extension YAMLCodecTests {
       ("!!float \"2.5\"", .real(2.5)), ("!!float .nan", .real(.nan)),
       ("!!bool \"true\"", .bool(true)),
       ("!!timestamp 2001-12-14", date("2001-12-14")),
-      ("!!timestamp \"2001-12-14T21:59Z\"", date("2001-12-14T21:59:00Z")),
+      ("!!timestamp \"2001-12-14T21:59:00Z\"", date("2001-12-14T21:59:00Z")),
       ("!!binary \"AAEC\"", .data(Data([0, 1, 2]))),
       ("!!binary |\n  AA\n  EC\n", .data(Data([0, 1, 2]))),
       ("!uid 7", .uid(7)), ("!uid 18446744073709551615", .uid(.max)), ("! 12", .string("12")),

@@ -42,6 +42,10 @@ struct YAMLParser {
     var items: [PrefValue] = []
     var dict = PrefDictionary()
     var merges: [PrefDictionary] = []
+    /// Whether a merge key (`<<`) was given: a second one is a duplicate key.
+    var hasMergeKey = false
+    /// A sequence that is the value of a merge key: its items must be mappings.
+    var isMergeSources = false
     var key: PendingKey? = nil
     /// Keys whose null value was dropped: a later copy is still a duplicate.
     var droppedKeys: Set<ScalarKey> = []
@@ -61,6 +65,9 @@ struct YAMLParser {
   }
 
   private var anchors: [String: Anchored] = [:]
+  /// Anchors of collections still being read: an alias to one would repeat a node
+  /// that is not finished (the old node of that name is already replaced).
+  private var openAnchors: [String: Int] = [:]
   private var expansion = 0
   /// Records where each value stands, when a source map is wanted.
   var map: SourceMapBuilder?
@@ -152,7 +159,12 @@ struct YAMLParser {
 
       case YAML_ALIAS_EVENT:
         let name = string(event.pointee.data.alias.anchor)
-        guard let anchored = anchors[name] else { throw at.error("unknown alias *\(name)") }
+        guard let anchored = anchors[name] else {
+          if openAnchors[name, default: 0] > 0 {
+            throw at.error("alias *\(name) inside the node that anchor &\(name) is defining (a recursive alias)")
+          }
+          throw at.error("unknown alias *\(name)")
+        }
         expansion = expansion.addingSaturating(anchored.count)
         guard expansion <= options.maxAliasExpansion else {
           throw at.error(
@@ -193,8 +205,16 @@ struct YAMLParser {
           isMapping
           ? event.pointee.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
           : event.pointee.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+        let isMergeSources = !isMapping && !stack.isEmpty && stack[stack.count - 1].isMergeValuePending
         stack.append(
-          Frame(isMapping: isMapping, isFlow: isFlow, start: at, anchor: anchor.map(string), embedded: embedded))
+          Frame(
+            isMapping: isMapping, isFlow: isFlow, start: at, anchor: anchor.map(string), isMergeSources: isMergeSources,
+            embedded: embedded))
+        if let name = stack[stack.count - 1].anchor {
+          // An alias inside this node must not reach the node the name stood for before.
+          anchors[name] = nil
+          openAnchors[name, default: 0] += 1
+        }
         if let map {
           // (A `!json`/`!plist` collection is closed as one opaque value.)
           map.open(start: offsets.byteOffset(event.pointee.start_mark), flags: anchor == nil ? [] : .anchored)
@@ -217,7 +237,10 @@ struct YAMLParser {
             throw frame.start.error("\(kind.yamlTag) value cannot be encoded: \(error.message)")
           }
         }
-        if let anchor = frame.anchor { anchors[anchor] = Anchored(node: done, count: count, height: height) }
+        if let anchor = frame.anchor {
+          anchors[anchor] = Anchored(node: done, count: count, height: height)
+          openAnchors[anchor, default: 1] -= 1
+        }
         if let map {
           // A flow collection ends at its bracket; a block one at its last value
           // (libyaml's end mark lies past the comments and blank lines after it).
@@ -247,13 +270,21 @@ struct YAMLParser {
     guard frame.isMapping else {
       switch node {
       case .value(let value): frame.items.append(value)
-      case .null: try dropNull(at: at, what: "a sequence item")
+      case .null:
+        // Both named loaders refuse a null among merged mappings; dropping it would merge nothing.
+        if frame.isMergeSources {
+          throw at.error("a merge key (<<) takes a mapping or a sequence of mappings, not null")
+        }
+        try dropNull(at: at, what: "a sequence item")
       }
       return
     }
     guard let pending = frame.key else {
       // A key.
       if isMergeKey {
+        // `<<` twice: the second would silently lose to the first.
+        guard !frame.hasMergeKey else { throw at.error(DuplicateKeys.message("<<")) }
+        frame.hasMergeKey = true
         frame.key = .merge(at)
         return
       }
@@ -419,14 +450,17 @@ struct YAMLParser {
       guard case .scalar(let v) = reading(), v.kind == .integer else { throw unfit("an integer") }
       return .value(v)
     case .float:
-      switch reading() {
-      case .scalar(.real(let r)): return .value(.real(r))
-      case .scalar(.integer(let n)):
-        return .value(.real(TextForms.parseReal(Substring(text())) ?? Double(n)))
-      case .scalar(.unsignedInteger(let n)):
-        return .value(.real(TextForms.parseReal(Substring(text())) ?? Double(n)))
-      default: throw unfit("a real")
+      let reading = reading()
+      if case .scalar(.real(let r)) = reading { return .value(.real(r)) }
+      // Decimal integer text of any length is a real's text too (`!!float
+      // 18446744073709551616`); `0x10` and `0o17` are not (YAML 1.1 drops `_`).
+      var decimal = text()
+      if options.yamlVersion == .v1_1 { decimal.removeAll { $0 == "_" } }
+      if let real = TextForms.parseReal(Substring(decimal)) { return .value(.real(real)) }
+      if TextForms.isDecimalReal(Substring(decimal)), case .invalid(let problem) = reading {
+        throw at.error("\(problem): \(text())")
       }
+      throw unfit("a real")
     case .bool:
       guard case .scalar(.bool(let b)) = reading() else { throw unfit("a bool") }
       return .value(.bool(b))
@@ -434,9 +468,12 @@ struct YAMLParser {
       guard reading() == .null else { throw unfit("null") }
       return .null
     case .timestamp:
-      if case .scalar(.date(let d))? = YAMLResolver.timestamp(bytes) { return .value(.date(d)) }
-      if let d = TextForms.parseDate(text().trimmingCharacters(in: .whitespaces)) { return .value(.date(d)) }
-      throw unfit("a timestamp")
+      // Only the timestamp pattern: `…T21:59` or a lower-case `z` are no timestamps.
+      switch YAMLResolver.timestamp(bytes) {
+      case .scalar(.date(let d))?: return .value(.date(d))
+      case .invalid(let problem)?: throw at.error("\(problem): \(text())")
+      default: throw unfit("a timestamp")
+      }
     case .binary:
       do {
         return .value(.data(try Base64.decode(bytes)))
