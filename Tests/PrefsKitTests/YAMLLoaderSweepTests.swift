@@ -108,4 +108,52 @@ import Testing
     }
     #expect(differences.isEmpty, "\(differences.count) differ:\n\(differences.prefix(40).joined(separator: "\n"))")
   }
+
+  static let writerSamples = [
+    "-0o17", "+0o7", "-_", "+.__", "0o_", "1_000", "-0x1F", "0x_", "+0x1", "0b1", "-0b1", "1:20", "-1:20",
+    "1__2", "._1", "+._1", "0.1_", "1e1_0", "1_e1", "0o", "0x", "+.inf", "-.INF", ".NaN", "+.nan", "yes", "ON",
+    "y", "N", "=", "~", "null", "Null", "2001-12-14", "2001-12-14 21:59:43", "1.2.3", "10.0.1", "v1", "a:b",
+    "0:0", "00:00", "1_2:3_4", "190:20:30", "1:2.5", "-.5", "+5", "+-5", "0o8", "0xg", "0x1_F", "_1", "_",
+    "1.0e+3", "1.0e3", "1e3", "1E3", ".5e-1", "-0", "+0", "0.", "-.", "+.", ".", "..", "-", "+", "e", "E1",
+  ]
+
+  /// Loads each text with PyYAML and with ruamel.yaml (its pure 1.2 safe loader) and
+  /// prints, for each, what value `k` holds in both.
+  static let twoLoaders =
+    Python.typed + """
+      import yaml
+      from ruamel.yaml import YAML
+      ruamel = YAML(typ='safe', pure=True)
+      out = []
+      for text in json.load(sys.stdin):
+          row = []
+          for load in (lambda s: yaml.safe_load(s), lambda s: ruamel.load(s)):
+              try:
+                  row.append(t(load(text)['k']))
+              except Exception as e:
+                  row.append(['error', type(e).__name__ + ': ' + str(e).splitlines()[0]])
+          out.append(row)
+      print(json.dumps(out))
+      """
+
+  @Test(.enabled(if: Python.has("yaml") && Python.has("ruamel.yaml"), "needs python3 with PyYAML and ruamel.yaml"))
+  func everyStringWrittenLoadsAsThatStringInBothLoaders() throws {
+    let python = try #require(Python.find())
+    let strings = Self.strings(over: "01ox_.+-e:a", upTo: 3) + Self.writerSamples
+    let texts = try strings.map { string in
+      String(decoding: try YAMLCodec().encode(.dictionary(["k": .string(string)])), as: UTF8.self)
+    }
+    let output = try Python.run(python, Self.twoLoaders, input: try JSONSerialization.data(withJSONObject: texts))
+    let results = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[[Any]]])
+    #expect(results.count == strings.count)
+    var differences: [String] = []
+    for ((string, text), row) in zip(zip(strings, texts), results) {
+      for (loader, loaded) in zip(["PyYAML", "ruamel.yaml"], row) {
+        if loaded.first as? String != "str" || loaded[1] as? String != string {
+          differences.append("\(text.debugDescription) in \(loader): \(loaded)")
+        }
+      }
+    }
+    #expect(differences.isEmpty, "\(differences.count) differ:\n\(differences.prefix(40).joined(separator: "\n"))")
+  }
 }
