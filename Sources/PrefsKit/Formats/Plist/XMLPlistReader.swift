@@ -23,15 +23,23 @@ import Foundation
 /// reads it; one with any other value stays a dictionary (Foundation would truncate it).
 ///
 /// Documents in another encoding than UTF-8 are left to Foundation (see ``canRead(_:)``).
+///
+/// The root dictionary of a large document is read in parts, on other threads
+/// (`XMLPlistReadAhead.swift`), as ``XMLReadAheadConfiguration`` says.
 struct XMLPlistReader {
   private let data: Data
   private let maxDepth: Int
   private let duplicates: DuplicateKeys
+  private let readAhead: XMLReadAheadConfiguration
 
-  init(_ data: Data, maxDepth: Int, duplicates: DuplicateKeys = .refused) {
+  init(
+    _ data: Data, maxDepth: Int, duplicates: DuplicateKeys = .refused,
+    readAhead: XMLReadAheadConfiguration = XMLReadAheadConfiguration()
+  ) {
     self.data = data
     self.maxDepth = maxDepth
     self.duplicates = duplicates
+    self.readAhead = readAhead
   }
 
   /// Whether the document is UTF-8 (no UTF-16 byte order mark or NUL bytes up front,
@@ -52,31 +60,17 @@ struct XMLPlistReader {
     return name == "utf-8" || name == "utf8"
   }
 
-  /// Below this size, one parser is quicker than starting threads.
-  static let minimumPartsSize = 1 << 20
-  /// More parsers gain little: the rest of a conversion is the larger part.
-  static let maximumParts = 4
-
   /// How many runs of the root dictionary the last read took from other threads.
   private(set) var runsTaken = 0
 
-  /// Reads the whole document. The root dictionary of a large document is read in
-  /// parts (see `XMLPlistParser.rootDictionary`). For tests: `parts`,
-  /// `minimumPartsSize`, `queue` (where the read-aheads run) and `awaitingReadAheads`
-  /// (wait for each read-ahead to start rather than read its entries here).
-  mutating func read(
-    parts: Int? = nil, minimumPartsSize: Int = minimumPartsSize, queue: DispatchQueue = .global(),
-    awaitingReadAheads: Bool = false, map: SourceMapBuilder? = nil
-  ) throws -> PrefValue {
+  /// Reads the whole document; `map` records where each value stands.
+  mutating func read(map: SourceMapBuilder? = nil) throws -> PrefValue {
     // The parser works on the input's own bytes: no copy of a large file.
     let data = self.data
     return try data.withUnsafeBytes { raw in
-      let parts =
-        raw.count < minimumPartsSize
-        ? 1 : parts ?? min(ProcessInfo.processInfo.activeProcessorCount, Self.maximumParts)
       var parser = XMLPlistParser(
-        raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, duplicates: duplicates, parts: parts, queue: queue,
-        awaitingReadAheads: awaitingReadAheads)
+        raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, duplicates: duplicates,
+        readAhead: readAhead, parts: readAhead.parts(forSize: raw.count))
       parser.map = map
       defer { runsTaken = parser.runsTaken }
       return try parser.read()
@@ -85,30 +79,28 @@ struct XMLPlistReader {
 }
 
 /// The parser behind ``XMLPlistReader``, over bytes that stay alive while it runs.
-private struct XMLPlistParser {
-  private let bytes: UnsafeBufferPointer<UInt8>
-  private var i = 0
-  private let maxDepth: Int
-  private let duplicates: DuplicateKeys
+struct XMLPlistParser {
+  let bytes: UnsafeBufferPointer<UInt8>
+  var i = 0
+  let maxDepth: Int
+  let duplicates: DuplicateKeys
   /// How many parsers may read the root dictionary at once, and where the others run.
-  private let parts: Int
-  private let queue: DispatchQueue
-  private let awaitingReadAheads: Bool
+  let parts: Int
+  let configuration: XMLReadAheadConfiguration
   /// How many runs were taken from the other parsers.
-  private(set) var runsTaken = 0
+  var runsTaken = 0
   /// Records where each value stands, when a source map is wanted.
   var map: SourceMapBuilder?
 
   init(
-    _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, duplicates: DuplicateKeys, parts: Int, queue: DispatchQueue,
-    awaitingReadAheads: Bool
+    _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, duplicates: DuplicateKeys,
+    readAhead: XMLReadAheadConfiguration, parts: Int
   ) {
     self.bytes = bytes
     self.maxDepth = maxDepth
     self.duplicates = duplicates
+    self.configuration = readAhead
     self.parts = parts
-    self.queue = queue
-    self.awaitingReadAheads = awaitingReadAheads
   }
 
   // MARK: Document
@@ -140,11 +132,11 @@ private struct XMLPlistParser {
 
   /// The element names a property list uses, recognised from their bytes so that no
   /// string is made per tag.
-  private enum Kind {
+  enum Kind {
     case plist, dict, array, key, string, `true`, `false`, integer, real, date, data, other
   }
 
-  private struct Tag {
+  struct Tag {
     var kind: Kind
     /// Where the name lies in the input.
     var name: Range<Int>
@@ -152,11 +144,11 @@ private struct XMLPlistParser {
     var start: Int
   }
 
-  private func name(_ tag: Tag) -> String {
+  func name(_ tag: Tag) -> String {
     String(decoding: UnsafeBufferPointer(rebasing: bytes[tag.name]), as: UTF8.self)
   }
 
-  private mutating func value(_ tag: Tag, depth: Int) throws -> PrefValue {
+  mutating func value(_ tag: Tag, depth: Int) throws -> PrefValue {
     guard let map else { return try plainValue(tag, depth: depth) }
     switch tag.kind {
     case .dict, .array:
@@ -171,7 +163,7 @@ private struct XMLPlistParser {
     }
   }
 
-  private mutating func plainValue(_ tag: Tag, depth: Int) throws -> PrefValue {
+  mutating func plainValue(_ tag: Tag, depth: Int) throws -> PrefValue {
     switch tag.kind {
     case .dict: return try dictionary(tag, depth: depth)
     case .array: return try array(tag, depth: depth)
@@ -190,7 +182,7 @@ private struct XMLPlistParser {
     }
   }
 
-  private mutating func array(_ tag: Tag, depth: Int) throws -> PrefValue {
+  mutating func array(_ tag: Tag, depth: Int) throws -> PrefValue {
     guard depth < maxDepth else {
       throw error("nesting deeper than \(maxDepth) arrays and dictionaries", at: tag.start)
     }
@@ -209,7 +201,7 @@ private struct XMLPlistParser {
     }
   }
 
-  private mutating func dictionary(_ tag: Tag, depth: Int) throws -> PrefValue {
+  mutating func dictionary(_ tag: Tag, depth: Int) throws -> PrefValue {
     guard depth < maxDepth else {
       throw error("nesting deeper than \(maxDepth) arrays and dictionaries", at: tag.start)
     }
@@ -228,7 +220,7 @@ private struct XMLPlistParser {
   }
 
   /// A `<key>` and its value at the current position, in a dictionary at `depth`.
-  private mutating func entry(depth: Int) throws -> Entry {
+  mutating func entry(depth: Int) throws -> Entry {
     guard peek(UInt8(ascii: "<")) else {
       throw error("text inside <dict> where a <key> was expected")
     }
@@ -247,227 +239,24 @@ private struct XMLPlistParser {
 
   typealias Entry = (key: String, keyStart: Int, value: PrefValue)
 
-  private func insert(_ key: String, _ item: PrefValue, at keyStart: Int, into dict: inout PrefDictionary) throws {
+  func insert(_ key: String, _ item: PrefValue, at keyStart: Int, into dict: inout PrefDictionary) throws {
     try duplicates.insert(
       key, item, into: &dict, position: { .of(offset: keyStart, in: bytes) }, refusal: { error($0, at: keyStart) })
   }
 
   /// CF reads a one-key CF$UID dictionary as a keyed-archive UID.
-  private static func dictionaryOrUID(_ dict: PrefDictionary) -> PrefValue {
+  static func dictionaryOrUID(_ dict: PrefDictionary) -> PrefValue {
     if dict.count == 1, case .integer(let n)? = dict["CF$UID"], n >= 0, n <= Int64(UInt32.max) {
       return .uid(UInt64(n))
     }
     return .dictionary(dict)
   }
 
-  // MARK: The root dictionary in parts
-
-  private mutating func rootValue(_ tag: Tag) throws -> PrefValue {
-    // (With `maxDepth` 0 the root itself is too deep, which `dictionary` reports.)
-    guard parts > 1, maxDepth > 0, tag.kind == .dict, !tag.selfClosing else { return try value(tag, depth: 0) }
-    map?.open(start: tag.start)
-    let value = try rootDictionary(tag)
-    if case .uid = value { map?.closeOpaque(end: i) } else { map?.close(end: i) }
-    return value
-  }
-
-  /// A run of root entries that a parser on another thread read ahead.
-  private struct Run {
-    var entries: [Entry] = []
-    /// Where it stopped: where the next run starts, or after the dictionary's close tag.
-    var end = 0
-    var closesDictionary = false
-    /// Where its entries stand, when a source map is built.
-    var map: SourceMap?
-  }
-
-  /// Reading one run ahead, from a guessed start, on another thread.
-  ///
-  /// Nothing ever waits for a run that has not started: the main parser then reads
-  /// those entries itself and the run, if it starts later, stops at once. So a busy
-  /// thread pool slows the read down but cannot block it.
-  private final class ReadAhead: @unchecked Sendable {
-    let start: Int
-    private enum State {
-      case waiting
-      case running(stopRequested: Bool)
-      case finished(Run?)
-      case abandoned
-    }
-    private var state = State.waiting
-    private let lock = NSLock()
-    private let done = DispatchSemaphore(value: 0)
-    private let begun = DispatchSemaphore(value: 0)
-
-    init(start: Int) { self.start = start }
-
-    /// On the other thread: whether to read, false once the main parser gave up on it.
-    func begin() -> Bool {
-      let begins = lock.withLock {
-        guard case .waiting = state else { return false }
-        state = .running(stopRequested: false)
-        return true
-      }
-      begun.signal()
-      return begins
-    }
-
-    /// On the other thread, between entries: whether to stop.
-    var shouldStop: Bool {
-      lock.withLock {
-        if case .running(let stopRequested) = state { return stopRequested }
-        return true
-      }
-    }
-
-    func finish(_ run: Run?) {
-      lock.withLock { state = .finished(run) }
-      done.signal()
-    }
-
-    /// The run, once read if it is being read; nil if it failed or never started.
-    /// (`awaitingStart`, for tests: wait for it to start.)
-    func take(awaitingStart: Bool = false) -> Run? {
-      if awaitingStart {
-        begun.wait()
-        begun.signal()
-      }
-      let started = lock.withLock {
-        switch state {
-        case .waiting, .abandoned:
-          state = .abandoned
-          return false
-        case .running, .finished:
-          return true
-        }
-      }
-      guard started else { return nil }
-      done.wait()
-      done.signal()
-      return lock.withLock {
-        if case .finished(let run) = state { return run }
-        return nil
-      }
-    }
-
-    /// Stops the run and, if it is being read and `waiting`, waits for it to let go of
-    /// the bytes.
-    func abandon(waiting: Bool = true) {
-      let running = lock.withLock {
-        switch state {
-        case .waiting:
-          state = .abandoned
-          return false
-        case .running:
-          state = .running(stopRequested: true)
-          return true
-        case .finished, .abandoned:
-          return false
-        }
-      }
-      if running, waiting {
-        done.wait()
-        done.signal()
-      }
-    }
-  }
-
-  /// The root dictionary, with parsers on other threads reading runs of it ahead.
-  ///
-  /// Each run starts at a guess: the first `<key>` at the start of a line after one
-  /// tab (how plist writers indent the root's keys) past an even share of the bytes.
-  /// The guess is checked by this parser: it takes a run only when its own reading
-  /// arrives exactly where the run starts, between two root entries; a guess inside
-  /// a comment, a CDATA section or a deeper dictionary is never arrived at, and this
-  /// parser reads on by itself. A run that meets an error is read again here, so every
-  /// error is the one a single parser reports.
-  private mutating func rootDictionary(_ tag: Tag) throws -> PrefValue {
-    var guesses: [Int] = []
-    for part in 1..<parts {
-      let target = max(i + (bytes.count - i) * part / parts, (guesses.last ?? i) + 1)
-      // A document without such lines is read by one parser.
-      guard let found = find("\n\t<key>", from: target, within: 1 << 16) else { continue }
-      guesses.append(found + 2)
-    }
-    let readAheads = guesses.map { ReadAhead(start: $0) }
-    // The bytes stay alive only while this parser runs: no read-ahead outlasts it.
-    defer { for readAhead in readAheads { readAhead.abandon() } }
-    nonisolated(unsafe) let template = self
-    for (k, readAhead) in readAheads.enumerated() {
-      let stop = k + 1 < readAheads.count ? readAheads[k + 1].start : nil
-      queue.async {
-        guard readAhead.begin() else { return }
-        var parser = template
-        readAhead.finish(parser.run(of: tag, from: readAhead.start, to: stop, for: readAhead))
-      }
-    }
-    var dict = PrefDictionary()
-    var next = 0
-    while true {
-      try skipMisc()
-      // A guess this parser went past was not between two root entries.
-      while next < readAheads.count, readAheads[next].start < i {
-        readAheads[next].abandon(waiting: false)
-        next += 1
-      }
-      if next < readAheads.count, readAheads[next].start == i {
-        next += 1
-        if let run = readAheads[next - 1].take(awaitingStart: awaitingReadAheads) {
-          runsTaken += 1
-          if let part = run.map { map?.append(part) }
-          for (key, keyStart, item) in run.entries {
-            try insert(key, item, at: keyStart, into: &dict)
-          }
-          i = run.end
-          if run.closesDictionary { break }
-          continue
-        }
-      }
-      if starts("</") {
-        try closeTag(tag)
-        break
-      }
-      let (key, keyStart, item) = try entry(depth: 0)
-      try insert(key, item, at: keyStart, into: &dict)
-    }
-    return Self.dictionaryOrUID(dict)
-  }
-
-  /// The root entries from `start` up to `stop` or the dictionary's close tag; nil on
-  /// any error, or when the entries do not end exactly at `stop` (a wrong guess).
-  private mutating func run(of tag: Tag, from start: Int, to stop: Int?, for readAhead: ReadAhead) -> Run? {
-    i = start
-    var run = Run()
-    // Each run records its entries in a map of its own, joined to the main one in order.
-    let builder = map.map { _ in SourceMapBuilder() }
-    map = builder
-    do {
-      while !readAhead.shouldStop {
-        try skipMisc()
-        if let stop, i >= stop {
-          guard i == stop else { return nil }
-          run.end = i
-          run.map = builder?.map
-          return run
-        }
-        if starts("</") {
-          try closeTag(tag)
-          run.end = i
-          run.closesDictionary = true
-          run.map = builder?.map
-          return run
-        }
-        run.entries.append(try entry(depth: 0))
-      }
-    } catch {}
-    return nil
-  }
-
   // MARK: Scalars
 
   /// Parses a scalar element's text: straight from the input when it is plain, else
   /// (references or CDATA) from the resolved text.
-  private mutating func scalar(
+  mutating func scalar(
     _ tag: Tag, _ parse: (XMLPlistParser, UnsafeBufferPointer<UInt8>, Tag) throws -> PrefValue
   ) throws -> PrefValue {
     if let range = try simpleText(of: tag) {
@@ -477,7 +266,7 @@ private struct XMLPlistParser {
     return try text.withUTF8 { try parse(self, $0, tag) }
   }
 
-  private func integer(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
+  func integer(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
     guard t.count <= TextForms.maxNumberLength else {
       throw error(TextForms.numberTooLong(t.count), at: tag.start)
     }
@@ -525,7 +314,7 @@ private struct XMLPlistParser {
     return .integer(exactly: magnitude)
   }
 
-  private func real(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
+  func real(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
     guard t.count <= TextForms.maxNumberLength else {
       throw error(TextForms.numberTooLong(t.count), at: tag.start)
     }
@@ -553,7 +342,7 @@ private struct XMLPlistParser {
     return .real(value)
   }
 
-  private func date(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
+  func date(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
     // Exactly YYYY-MM-DDThh:mm:ssZ, the only form Foundation reads.
     func digits(_ from: Int, _ count: Int) -> Int64? {
       var n: Int64 = 0
@@ -585,7 +374,7 @@ private struct XMLPlistParser {
     return .date(date)
   }
 
-  private mutating func data(of tag: Tag) throws -> PrefValue {
+  mutating func data(of tag: Tag) throws -> PrefValue {
     if tag.selfClosing { return .data(Data()) }
     let start = i
     guard let end = find(UInt8(ascii: "<")) else {
@@ -606,7 +395,7 @@ private struct XMLPlistParser {
 
   /// The range of an element's text when it is plain (no references, no CDATA),
   /// consuming it and the close tag; `nil`, consuming nothing, otherwise.
-  private mutating func simpleText(of tag: Tag) throws -> Range<Int>? {
+  mutating func simpleText(of tag: Tag) throws -> Range<Int>? {
     if tag.selfClosing { return i..<i }
     guard let lt = try findTextEnd(), bytes[lt] == UInt8(ascii: "<"), !starts("<!", at: lt) else {
       return nil
@@ -619,7 +408,7 @@ private struct XMLPlistParser {
 
   /// The character data of a `<key>`, `<string>` or scalar element up to its close
   /// tag, with references and CDATA resolved.
-  private mutating func text(of tag: Tag) throws -> String {
+  mutating func text(of tag: Tag) throws -> String {
     if tag.selfClosing { return "" }
     // Nearly all text is plain: make the string straight from the input.
     if let lt = try findTextEnd(), bytes[lt] == UInt8(ascii: "<"), !starts("<!", at: lt) {
@@ -672,7 +461,7 @@ private struct XMLPlistParser {
 
   /// The next `<` or `&` from the current position. A control character other
   /// than tab, line feed and carriage return (XML 1.0 allows no other) is an error.
-  private func findTextEnd() throws -> Int? {
+  func findTextEnd() throws -> Int? {
     var p = i
     // Eight bytes at a time while none of them is `<`, `&` or below 0x20 (text is
     // most of a plist); the byte loop below then finds exactly which one it is.
@@ -694,19 +483,19 @@ private struct XMLPlistParser {
     return nil
   }
 
-  private static let ones: UInt64 = 0x0101_0101_0101_0101
-  private static let highs: UInt64 = 0x8080_8080_8080_8080
+  static let ones: UInt64 = 0x0101_0101_0101_0101
+  static let highs: UInt64 = 0x8080_8080_8080_8080
 
   /// Whether any byte of `word` is `<`, `&` or below 0x20 (the classic "has zero
   /// byte" and "has byte less than" bit tricks: exact about whether, not where).
   @inline(__always)
-  private static func mayEndText(_ word: UInt64) -> Bool {
+  static func mayEndText(_ word: UInt64) -> Bool {
     func hasZeroByte(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
     let below0x20 = (word &- ones &* 0x20) & ~word & highs != 0
     return below0x20 || hasZeroByte(word ^ (ones &* 0x3C)) || hasZeroByte(word ^ (ones &* 0x26))
   }
 
-  private mutating func reference(into buffer: inout [UInt8]) throws {
+  mutating func reference(into buffer: inout [UInt8]) throws {
     let start = i
     guard let semicolon = find(UInt8(ascii: ";")), semicolon - start <= 12 else {
       throw error("unknown entity reference ('&' must be written '&amp;')", at: start)
@@ -737,7 +526,7 @@ private struct XMLPlistParser {
   // MARK: Markup
 
   /// `<name attr="…">` or `<name/>` at the current position.
-  private mutating func openTag() throws -> Tag {
+  mutating func openTag() throws -> Tag {
     let start = i
     i += 1
     let nameStart = i
@@ -800,11 +589,11 @@ private struct XMLPlistParser {
     }
   }
 
-  private func isDigitOrDashOrDot(_ b: UInt8) -> Bool {
+  func isDigitOrDashOrDot(_ b: UInt8) -> Bool {
     (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
   }
 
-  private func kind(_ name: Range<Int>) -> Kind {
+  func kind(_ name: Range<Int>) -> Kind {
     func named(_ text: StaticString) -> Bool {
       name.count == text.utf8CodeUnitCount
         && memcmp(bytes.baseAddress! + name.lowerBound, text.utf8Start, name.count) == 0
@@ -824,7 +613,7 @@ private struct XMLPlistParser {
   }
 
   /// The close tag of `tag` at the current position (white space allowed before `>`).
-  private mutating func closeTag(_ tag: Tag) throws {
+  mutating func closeTag(_ tag: Tag) throws {
     let start = i
     guard starts("</") else { throw error("expected </\(name(tag))>") }
     i += 2
@@ -845,7 +634,7 @@ private struct XMLPlistParser {
 
   /// Skips white space, comments and processing instructions (and in the prolog the
   /// XML declaration and DOCTYPE).
-  private mutating func skipMisc(prolog: Bool = false) throws {
+  mutating func skipMisc(prolog: Bool = false) throws {
     while i < bytes.count {
       if isSpace(bytes[i]) {
         i += 1
@@ -869,7 +658,7 @@ private struct XMLPlistParser {
     }
   }
 
-  private mutating func doctype() throws {
+  mutating func doctype() throws {
     guard let end = XMLMarkup.firstUnquoted(in: bytes, from: i, where: XMLMarkup.endsDoctype) else {
       throw error("unterminated DOCTYPE")
     }
@@ -880,9 +669,9 @@ private struct XMLPlistParser {
 
   // MARK: Scanning
 
-  private func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+  func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 
-  private func isNameByte(_ b: UInt8) -> Bool {
+  func isNameByte(_ b: UInt8) -> Bool {
     (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z"))
       || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
       || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_")
@@ -890,9 +679,9 @@ private struct XMLPlistParser {
       || b == UInt8(ascii: ".") || b == UInt8(ascii: ":") || b >= 0x80
   }
 
-  private func peek(_ b: UInt8) -> Bool { i < bytes.count && bytes[i] == b }
+  func peek(_ b: UInt8) -> Bool { i < bytes.count && bytes[i] == b }
 
-  private func starts(_ text: StaticString, at position: Int? = nil) -> Bool {
+  func starts(_ text: StaticString, at position: Int? = nil) -> Bool {
     let p = position ?? i
     let n = text.utf8CodeUnitCount
     guard p + n <= bytes.count else { return false }
@@ -901,7 +690,7 @@ private struct XMLPlistParser {
     return true
   }
 
-  private func find(_ b: UInt8) -> Int? {
+  func find(_ b: UInt8) -> Int? {
     var p = i
     while p < bytes.count {
       if bytes[p] == b { return p }
@@ -910,7 +699,7 @@ private struct XMLPlistParser {
     return nil
   }
 
-  private func find(_ text: StaticString, from: Int, within limit: Int = .max) -> Int? {
+  func find(_ text: StaticString, from: Int, within limit: Int = .max) -> Int? {
     var p = from
     let first = text.utf8Start[0]
     let end = limit >= bytes.count - from ? bytes.count : from + limit
@@ -923,7 +712,7 @@ private struct XMLPlistParser {
 
   // MARK: Errors
 
-  private func error(_ message: String, at position: Int? = nil) -> PrefsError {
+  func error(_ message: String, at position: Int? = nil) -> PrefsError {
     PrefsError(.badInput, message, position: .of(offset: position ?? i, in: bytes))
   }
 }
