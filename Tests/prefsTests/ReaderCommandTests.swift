@@ -37,4 +37,21 @@ import Testing
       #expect(allowed.stdout == #"{"Processor":"EndOfCheckPhase"}"# + "\n")
     }
   }
+
+  @Test func diffTellsKeysThatDifferInScalarsApart() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("caf\u{E9}: 1\n".utf8).write(to: folder.appendingPathComponent("a.yaml"))
+    try Data("cafe\u{301}: 1\n".utf8).write(to: folder.appendingPathComponent("b.yaml"))
+    let result = try TestSupport.prefs(["diff", "a.yaml", "b.yaml"], in: folder)
+    #expect(result.status == 1)
+  }
+
+  @Test func jsonFromStandardInputKeepsItsError() throws {
+    let text = Data(#"{"t":{"$date":"2023-02-30T00:00:00Z"}}"#.utf8)
+    let piped = try TestSupport.prefs(["convert", "-", "--to", "json"], input: text)
+    #expect(piped.status == 65)
+    #expect(piped.stdout == "")
+    #expect(piped.stderr.hasPrefix("prefs: error: <stdin>:1:6: \"$date\" needs an ISO 8601 date"))
+  }
 }
