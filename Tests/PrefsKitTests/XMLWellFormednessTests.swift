@@ -13,6 +13,11 @@ import Testing
     ("<plist>\n<!-- a -- b -->\n<true/></plist>", "2:8: '--' inside a comment"),
     ("<plist>\n<!-- a --->\n<true/></plist>", "2:8: '--' inside a comment"),
     ("<plist>\n<string a=\"<\">x</string></plist>", "2:12: '<' in the value of attribute 'a'"),
+    // A quote in a nameless attribute that would hide the real value from a lenient reader.
+    (
+      "<plist><dict><key>k</key>\n<string =\">one</string><!--<string \">two</string><!----></dict></plist>",
+      "2:9: malformed tag <string>"
+    ),
   ]
 
   @Test(arguments: 0..<refused.count)
