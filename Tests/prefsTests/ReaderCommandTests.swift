@@ -54,4 +54,18 @@ import Testing
     #expect(piped.stdout == "")
     #expect(piped.stderr.hasPrefix("prefs: error: <stdin>:1:6: \"$date\" needs an ISO 8601 date"))
   }
+
+  @Test(arguments: [["read", "r"], ["read-type", "r", "Processor"], ["export", "r"], ["get", "r", "Processor"]])
+  func domainReadingCommandsTakeAllowDuplicateKeys(arguments: [String]) throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    try Data(Self.recipe.utf8).write(to: store.appendingPathComponent("r.plist"))
+    let refused = try TestSupport.prefs(arguments, store: store)
+    #expect(refused.status == 65)
+    #expect(refused.stderr.contains("6:2: duplicate key \"Processor\""))
+    let allowed = try TestSupport.prefs(arguments + ["--allow-duplicate-keys"], store: store)
+    #expect(allowed.status == 0, "\(allowed.stderr)")
+    #expect(allowed.stderr.contains("r.plist:6:2: duplicate key \"Processor\": the last value is kept"))
+    #expect(allowed.stdout.contains(arguments[0] == "read-type" ? "string" : "EndOfCheckPhase"))
+  }
 }

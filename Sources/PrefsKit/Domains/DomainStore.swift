@@ -26,6 +26,13 @@ public protocol PreferenceDomain: Sendable {
 
 extension PreferenceDomain {
   public var fileMode: mode_t? { nil }
+
+  /// The domain's contents, with what reading it warns of (a duplicate key kept under
+  /// ``ReadOptions/allowDuplicateKeys``) added to `warnings`.
+  public func read(options: ReadOptions, warnings: Warnings) throws -> PrefDictionary? {
+    if let file = self as? FileDomain { return try file.load(options: options, warnings: warnings)?.contents }
+    return try read(options: options)
+  }
 }
 
 /// A place that holds named domains: the Linux file store, or CFPreferences on macOS.

@@ -70,8 +70,20 @@ enum Documents {
       return try read(argument, arguments: arguments, console: console).0
     }
     let domain = try arguments.store().domain(named: argument)
-    guard let contents = try domain.read(options: try arguments.readOptions()) else { throw missingDomain(domain) }
+    guard let contents = try readDomain(domain, arguments: arguments, console: console) else {
+      throw missingDomain(domain)
+    }
     return .dictionary(contents)
+  }
+
+  /// A domain's contents by the reading options, reporting what reading it warns of.
+  static func readDomain(_ domain: any PreferenceDomain, arguments: ParsedArguments, console: Console) throws
+    -> PrefDictionary?
+  {
+    let warnings = Warnings()
+    let contents = try domain.read(options: try arguments.readOptions(), warnings: warnings)
+    console.report(warnings, file: domain.location)
+    return contents
   }
 
   /// Prints a value as `read` and `get` do: a scalar raw, as `defaults read` does, a

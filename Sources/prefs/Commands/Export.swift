@@ -27,7 +27,7 @@ enum Export {
     options: [
       Options.output, Options.format, all, update, Options.exclude, Options.plain, Options.compact, Options.expandData,
       Options.schema,
-      Options.effective, Options.defaultsDir,
+      Options.effective, Options.allowDuplicateKeys, Options.defaultsDir,
     ],
     examples: [
       ("prefs export com.example.app", "Show a domain as YAML."),
@@ -76,7 +76,7 @@ enum Export {
       for name in names {
         progress.step(name)
         let domain = try store.domain(named: name)
-        guard let contents = try domain.read(options: ReadOptions()) else { continue }
+        guard let contents = try Documents.readDomain(domain, arguments: arguments, console: console) else { continue }
         let file = (folder as NSString).appendingPathComponent("\(name).\(fileExtension(format))")
         try save(
           PrefValue.dictionary(contents).excluding(excludes), format: format, to: file, options: options,
@@ -91,7 +91,10 @@ enum Export {
     }
     let domain = try resolveDomain(argument, in: store)
     let effective = arguments.has(Options.effective)
-    guard var contents = try domain.read(options: ReadOptions()) ?? (effective ? PrefDictionary() : nil) else {
+    guard
+      var contents = try Documents.readDomain(domain, arguments: arguments, console: console)
+        ?? (effective ? PrefDictionary() : nil)
+    else {
       throw missingDomain(domain)
     }
     if let schema {

@@ -13,19 +13,21 @@ enum Read {
       ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
       ArgumentSpec(name: "KEY", help: "A top-level key (default: the whole domain).", optional: true),
     ],
-    options: [Options.defaultsDir],
+    options: [Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [("prefs read com.example.app ringtone", "Print one value: Chimes.")],
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    try Documents.show(try lookUp(arguments), sortKeys: true, console: console)
+    try Documents.show(try lookUp(arguments, console: console), sortKeys: true, console: console)
     return Console.Status.success
   }
 
   /// The domain (or its KEY) named by the arguments; missing ones exit 66.
-  static func lookUp(_ arguments: ParsedArguments) throws -> PrefValue {
+  static func lookUp(_ arguments: ParsedArguments, console: Console) throws -> PrefValue {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
-    guard let contents = try domain.read(options: ReadOptions()) else { throw missingDomain(domain) }
+    guard let contents = try Documents.readDomain(domain, arguments: arguments, console: console) else {
+      throw missingDomain(domain)
+    }
     guard arguments.positionals.count > 1 else { return .dictionary(contents) }
     let key = arguments.positionals[1]
     guard let value = contents[key] else {
@@ -44,12 +46,12 @@ enum ReadType {
       ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
       ArgumentSpec(name: "KEY", help: "A top-level key."),
     ],
-    options: [Options.defaultsDir],
+    options: [Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [("prefs read-type com.example.app isAccountPrivate", "Prints: Type is boolean")],
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    try console.out("Type is \(try Read.lookUp(arguments).kind.defaultsName)\n")
+    try console.out("Type is \(try Read.lookUp(arguments, console: console).kind.defaultsName)\n")
     return Console.Status.success
   }
 }
