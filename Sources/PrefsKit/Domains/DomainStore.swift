@@ -8,6 +8,9 @@ public protocol PreferenceDomain: Sendable {
   var location: String { get }
   /// The domain's contents, or nil when it does not exist.
   func read(options: ReadOptions) throws -> PrefDictionary?
+  /// The domain's contents, with what reading it warns of (a duplicate key kept under
+  /// ``ReadOptions/allowDuplicateKeys``) added to `warnings`.
+  func read(options: ReadOptions, warnings: Warnings) throws -> PrefDictionary?
   /// The permission bits of the file the domain is kept in, which a copy of it (an
   /// export) keeps; nil when it has no file.
   var fileMode: mode_t? { get }
@@ -27,11 +30,9 @@ public protocol PreferenceDomain: Sendable {
 extension PreferenceDomain {
   public var fileMode: mode_t? { nil }
 
-  /// The domain's contents, with what reading it warns of (a duplicate key kept under
-  /// ``ReadOptions/allowDuplicateKeys``) added to `warnings`.
+  /// Reads without warnings, for stores whose reader has none to give.
   public func read(options: ReadOptions, warnings: Warnings) throws -> PrefDictionary? {
-    if let file = self as? FileDomain { return try file.load(options: options, warnings: warnings)?.contents }
-    return try read(options: options)
+    try read(options: options)
   }
 }
 

@@ -37,6 +37,10 @@ public struct FileDomain: PreferenceDomain {
     try load(options: options)?.contents
   }
 
+  public func read(options: ReadOptions, warnings: Warnings) throws -> PrefDictionary? {
+    try load(options: options, warnings: warnings)?.contents
+  }
+
   /// The file's contents and format, or nil when there is no file. `forEditing` reads a
   /// text file with its source map, for writing changes back into its text.
   func load(options: ReadOptions, forEditing: Bool = false, warnings: Warnings = Warnings()) throws -> (
