@@ -95,5 +95,8 @@ import Testing
       #expect((value != nil) == isBase64, "\(format) \(document)")
       if isBase64 { #expect(value == .data(Data(base64Encoded: text, options: .ignoreUnknownCharacters)!)) }
     }
+    // The command line's `--type data` too.
+    let typed = try? ValueText.parse(text, as: .data)
+    #expect((typed != nil) == isBase64, "--type data \(quoted)")
   }
 }
