@@ -13,7 +13,7 @@ struct JSONSyntax: TextSyntax {
       let builder = SourceMapBuilder()
       var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self), options: options, warnings: warnings)
       reader.map = builder
-      let value = try reader.readDocument()
+      let value = try reader.embedded.collapse(try reader.readDocument())
       return (value, builder.map)
     }
   }
@@ -133,7 +133,7 @@ struct YAMLSyntax: TextSyntax {
       var parser = YAMLParser(options: options, warnings: warnings)
       parser.map = builder
       parser.offsets = YAMLOffsets(raw)
-      let value = try parser.document(from: stream)
+      let value = try parser.embedded.collapse(try parser.document(from: stream))
       return (value, builder.map)
     }
   }

@@ -9,6 +9,8 @@ struct JSONReader {
   var depth = 0
   /// Records where each value stands, when a source map is wanted.
   var map: SourceMapBuilder?
+  /// The `$json`/`$plist` structures met, left as placeholders for the pass after reading.
+  let embedded = EmbeddedData.Placeholders()
 
   init(bytes: UnsafeBufferPointer<UInt8>, options: ReadOptions, warnings: Warnings) {
     self.bytes = bytes
@@ -19,6 +21,8 @@ struct JSONReader {
   /// One parsed JSON value: `nil` stands for `null` (which has no place in the model).
   typealias Parsed = PrefValue?
 
+  /// Reads the whole document; `$json`/`$plist` structures are left as placeholders
+  /// for ``EmbeddedData/Placeholders/collapse(_:)`` (on ``embedded``).
   mutating func readDocument() throws -> PrefValue {
     // RFC 8259 lets a reader ignore a UTF-8 byte order mark; editors on Windows add one.
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
@@ -238,10 +242,11 @@ struct JSONReader {
     case ("$uid", .integer(let n)) where n >= 0: return .uid(UInt64(n))
     case ("$uid", .unsignedInteger(let n)): return .uid(n)
     case ("$json", .array), ("$json", .dictionary), ("$plist", .array), ("$plist", .dictionary):
-      do {
-        return .data(try EmbeddedData.bytes(value, kind: key == "$json" ? .json : .plist))
-      } catch let failure as PrefsError {
-        throw error("\"\(key)\" value cannot be encoded: \(failure.message)", at: position)
+      let failure = error("", at: position)
+      return embedded.placeholder(for: value, kind: key == "$json" ? .json : .plist) { reason in
+        var refusal = failure
+        refusal.message = "\"\(key)\" value cannot be encoded: \(reason)"
+        return refusal
       }
     default:
       throw error("\"\(key)\" cannot hold \(value.kind.rawValue) \(shortText(value))", at: position)

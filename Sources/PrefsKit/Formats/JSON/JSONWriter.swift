@@ -9,6 +9,9 @@ struct JSONWriter {
   /// One line with a space after each `,` and `:` (`{"a": 1, "b": 2}`), for values the
   /// patcher puts into a one-line container written so.
   var spacedOneLine = false
+  /// With `--expand-data`: the blobs shown as structure, found by the pass before
+  /// writing (``EmbeddedData/expansions(in:)``).
+  var expansions: [Data: EmbeddedData.Expansion] = [:]
 
   init(out: ByteWriter, options: WriteOptions) {
     self.out = out
@@ -38,7 +41,7 @@ struct JSONWriter {
       }
       if options.plainJSON { try writeString(text) } else { try typed("$date", string: text) }
     case .data(let d):
-      if options.expandData, !options.plainJSON, let (kind, embedded) = EmbeddedData.expand(d) {
+      if !options.plainJSON, let (kind, embedded) = expansions[d] {
         // The embedded keys keep their order: the bytes depend on it.
         let sortKeys = options.sortKeys
         options.sortKeys = false

@@ -16,8 +16,9 @@ final class YAMLEmitter {
   private let emitter: UnsafeMutablePointer<yaml_emitter_t>
   private let sink: Sink
   private let sortKeys: Bool
-  /// Show data holding JSON or a binary plist as a tagged collection (``EmbeddedData``).
-  private let expandData: Bool
+  /// Data holding JSON or a binary plist, shown as a tagged collection: what the pass
+  /// before writing found (``EmbeddedData/expansions(in:)``).
+  private let expansions: [Data: EmbeddedData.Expansion]
   /// How deep inside such a collection the emitter is: its keys keep their order,
   /// which the bytes depend on.
   private var embeddedDepth = 0
@@ -29,7 +30,8 @@ final class YAMLEmitter {
   /// An emitter writing into `writer`; `indent` (2 to 9 spaces), `flow` and `crlf`
   /// lay out fragments in the style of a document being patched.
   init(
-    writer: ByteWriter, sortKeys: Bool, expandData: Bool = false, indent: Int = 2, flow: Bool = false,
+    writer: ByteWriter, sortKeys: Bool, expansions: [Data: EmbeddedData.Expansion] = [:], indent: Int = 2,
+    flow: Bool = false,
     crlf: Bool = false
   ) throws {
     emitter = .allocate(capacity: 1)
@@ -39,7 +41,7 @@ final class YAMLEmitter {
     }
     sink = Sink(writer)
     self.sortKeys = sortKeys
-    self.expandData = expandData
+    self.expansions = expansions
     self.flow = flow
     yaml_emitter_set_output(
       emitter,
@@ -163,7 +165,7 @@ final class YAMLEmitter {
       guard let text = TextForms.exactDate(d) else { throw Self.refusal(of: d) }
       try scalar(text, tag: Self.timestampTag, style: YAML_PLAIN_SCALAR_STYLE)
     case .data(let d):
-      if expandData, let (kind, embedded) = EmbeddedData.expand(d) {
+      if let (kind, embedded) = expansions[d] {
         embeddedDepth += 1
         defer { embeddedDepth -= 1 }
         return try node(embedded, tag: kind.yamlTag)

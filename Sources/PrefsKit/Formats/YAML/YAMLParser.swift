@@ -65,6 +65,8 @@ struct YAMLParser {
   }
 
   private var anchors: [String: Anchored] = [:]
+  /// The `!json`/`!plist` structures met, left as placeholders for the pass after reading.
+  let embedded = EmbeddedData.Placeholders()
   /// Anchors of collections still being read: an alias to one would repeat a node
   /// that is not finished (the old node of that name is already replaced).
   private var openAnchors: [String: Int] = [:]
@@ -100,7 +102,8 @@ struct YAMLParser {
 
   // MARK: Documents
 
-  /// Reads exactly one document from the stream.
+  /// Reads exactly one document from the stream; `!json`/`!plist` structures are left
+  /// as placeholders for ``EmbeddedData/Placeholders/collapse(_:)`` (on ``embedded``).
   mutating func document(from stream: YAMLEventStream) throws -> PrefValue {
     var event = try stream.next()
     guard event.pointee.type == YAML_STREAM_START_EVENT else {
@@ -231,11 +234,11 @@ struct YAMLParser {
           done = .value(.array(frame.items))
         }
         if let kind = frame.embedded, case .value(let value) = done {
-          do {
-            done = .value(.data(try EmbeddedData.bytes(value, kind: kind)))
-          } catch let error as PrefsError {
-            throw frame.start.error("\(kind.yamlTag) value cannot be encoded: \(error.message)")
-          }
+          let start = frame.start
+          done = .value(
+            embedded.placeholder(for: value, kind: kind) {
+              start.error("\(kind.yamlTag) value cannot be encoded: \($0)")
+            })
         }
         if let anchor = frame.anchor {
           anchors[anchor] = Anchored(node: done, count: count, height: height)
