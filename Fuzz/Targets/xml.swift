@@ -9,8 +9,10 @@ public func fuzzXMLPlist(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
   RoundTrip.run(bytes, count) { data in
     guard XMLPlistReader.canRead(data) else { throw PrefsError(.badInput, "not UTF-8") }
     RoundTrip.checkParts { parts in
-      var reader = XMLPlistReader(data, maxDepth: ReadOptions().maxDepth)
-      return (try reader.read(parts: parts, minimumPartsSize: 0), [])
+      var reader = XMLPlistReader(
+        data, maxDepth: ReadOptions().maxDepth,
+        readAhead: XMLReadAheadConfiguration(parts: parts, minimumPartsSize: 0))
+      return (try reader.read(), [])
     }
     var reader = XMLPlistReader(data, maxDepth: ReadOptions().maxDepth)
     return (try reader.read(), .xml)

@@ -76,4 +76,37 @@ import Testing
       try Format.yaml.codec.decode(Data("a: !json\n  b: !!str x\n  c: 1\nd: !json [~]\n".utf8))
     }
   }
+
+  @Test func thePassBeforeWritingFindsNestedBlobsOnce() throws {
+    let inner = Data("[1,2]".utf8)
+    let outer = try Format.binary.codec.encode(.dictionary(["j": .data(inner)]))
+    let found = EmbeddedData.expansions(in: .array([.data(outer), .data(outer), .data(Data([0xFF]))]))
+    #expect(found.count == 2)
+    #expect(found[outer]?.kind == .plist)
+    #expect(found[inner]?.value == .array([.integer(1), .integer(2)]))
+  }
+
+  @Test func thePassAfterReadingReachesAliasesAndMerges() throws {
+    let text = "a: &x !json [1]\nb: *x\nc: [*x]\nm: &m {k: !json {z: 2}}\nn: {<<: *m, o: 1}\n"
+    let value = try Format.yaml.codec.decode(Data(text.utf8))
+    let one = PrefValue.data(Data("[1]".utf8))
+    #expect(value.dictionaryValue?["a"] == one)
+    #expect(value.dictionaryValue?["b"] == one)
+    #expect(value.dictionaryValue?["c"] == .array([one]))
+    #expect(value.dictionaryValue?["n"] == .dictionary(["k": .data(Data(#"{"z":2}"#.utf8)), "o": .integer(1)]))
+  }
+
+  @Test func readersLeavePlaceholdersThatOnlyThePassResolves() throws {
+    let text = Data(#"{"d": {"$json": [true]}}"#.utf8)
+    try text.withUnsafeBytes { raw in
+      var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self), options: ReadOptions(), warnings: Warnings())
+      let read = try reader.readDocument()
+      #expect(read != .dictionary(["d": .data(Data("[true]".utf8))]))
+      #expect(try reader.embedded.collapse(read) == .dictionary(["d": .data(Data("[true]".utf8))]))
+    }
+    // Data that was read is never taken for a placeholder.
+    let blob = Data((0..<24).map { UInt8($0) })
+    let yaml = "d: !!binary \(blob.base64EncodedString())\ne: !json [1]\n"
+    #expect(try Format.yaml.codec.decode(Data(yaml.utf8)).dictionaryValue?["d"] == .data(blob))
+  }
 }

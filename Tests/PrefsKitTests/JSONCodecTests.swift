@@ -113,7 +113,7 @@ import Testing
 
   @Test func badTypedObjectsAreErrors() {
     #expect(failure(#"{"$date": "yesterday"}"#)?.message == #""$date" needs an ISO 8601 date, not "yesterday""#)
-    #expect(failure(#"{"$data": "@@@"}"#)?.message == #""$data" needs base64 text"#)
+    #expect(failure(#"{"$data": "@@@"}"#)?.message == #""$data" needs base64 text: byte 0x40 is not base64"#)
     #expect(failure(#"{"$uid": -1}"#) != nil)
   }
 

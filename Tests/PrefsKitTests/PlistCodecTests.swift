@@ -690,9 +690,11 @@ import Testing
         value = try reader.read(parts: parts, minimumPartsSize: 0)
         inParts = reader.partsRead > 1
       } else {
-        var reader = XMLPlistReader(data, maxDepth: 512)
-        value = try reader.read(
-          parts: parts, minimumPartsSize: 0, queue: queue ?? .global(), awaitingReadAheads: queue == nil)
+        var reader = XMLPlistReader(
+          data, maxDepth: 512,
+          readAhead: XMLReadAheadConfiguration(
+            parts: parts, minimumPartsSize: 0, queue: queue ?? .global(), awaitingReadAheads: queue == nil))
+        value = try reader.read()
         inParts = reader.runsTaken > 0
       }
       guard case .dictionary(let root) = value else { return (Reading(value: value), inParts) }
@@ -753,8 +755,9 @@ import Testing
         var reader = BinaryPlistReader(data, maxDepth: 0, warnings: Warnings())
         #expect(throws: PrefsError.self) { try reader.read(parts: 2, minimumPartsSize: 0) }
       } else {
-        var reader = XMLPlistReader(data, maxDepth: 0)
-        #expect(throws: PrefsError.self) { try reader.read(parts: 2, minimumPartsSize: 0) }
+        var reader = XMLPlistReader(
+          data, maxDepth: 0, readAhead: XMLReadAheadConfiguration(parts: 2, minimumPartsSize: 0))
+        #expect(throws: PrefsError.self) { try reader.read() }
       }
     }
   }

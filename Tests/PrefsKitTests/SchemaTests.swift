@@ -214,7 +214,7 @@ import Testing
 
   @Test(arguments: [
     ("a.json", "{\n  \"a\": [1,]\n}", "a.json:2:11: unexpected ']': expected a value"),
-    ("a.yaml", "a: 1\na: 2\n", "a.yaml:2:1: duplicate key 'a'"),
+    ("a.yaml", "a: 1\na: 2\n", "a.yaml:2:1: duplicate key \"a\""),
     ("a.plist", "<plist><dict><key>a</key></dict></plist>", "a.plist"),
     ("a.bplist", "bplist00xx", "a.bplist: at byte"),
   ])

@@ -268,14 +268,15 @@ import Testing
     text += "</dict>\n</plist>\n"
     let data = Data(text.utf8)
     let one = SourceMapBuilder()
-    var serial = XMLPlistReader(data, maxDepth: 512)
-    let value = try serial.read(parts: 1, map: one)
+    var serial = XMLPlistReader(data, maxDepth: 512, readAhead: XMLReadAheadConfiguration(parts: 1))
+    let value = try serial.read(map: one)
     let parts = SourceMapBuilder()
-    var parallel = XMLPlistReader(data, maxDepth: 512)
-    #expect(
-      try parallel.read(
+    var parallel = XMLPlistReader(
+      data, maxDepth: 512,
+      readAhead: XMLReadAheadConfiguration(
         parts: 3, minimumPartsSize: 0, queue: DispatchQueue(label: "parts", attributes: .concurrent),
-        awaitingReadAheads: true, map: parts) == value)
+        awaitingReadAheads: true))
+    #expect(try parallel.read(map: parts) == value)
     #expect(parallel.runsTaken == 2)
     #expect(parts.map == one.map)
     #expect(one.map.children(of: 0).count == 400)

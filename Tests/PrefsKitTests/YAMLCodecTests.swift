@@ -285,7 +285,7 @@ extension YAMLCodecTests {
       #expect(try written(.array([.integer(1), .string("no")])) == "- 1\n- \"no\"\n")
       for value: PrefValue in [
         .string("x"), .integer(3), .array([]), .dictionary([:]), .string("a\nb\n\n"),
-        .date(.distantPast),
+        .date(Date(timeIntervalSinceReferenceDate: TextForms.dateRange.lowerBound)),
       ] {
         #expect(try read(written(value)) == value)
       }
@@ -488,7 +488,7 @@ extension YAMLCodecTests {
       ("!!float \"2.5\"", .real(2.5)), ("!!float .nan", .real(.nan)),
       ("!!bool \"true\"", .bool(true)),
       ("!!timestamp 2001-12-14", date("2001-12-14")),
-      ("!!timestamp \"2001-12-14T21:59Z\"", date("2001-12-14T21:59:00Z")),
+      ("!!timestamp \"2001-12-14T21:59:00Z\"", date("2001-12-14T21:59:00Z")),
       ("!!binary \"AAEC\"", .data(Data([0, 1, 2]))),
       ("!!binary |\n  AA\n  EC\n", .data(Data([0, 1, 2]))),
       ("!uid 7", .uid(7)), ("!uid 18446744073709551615", .uid(.max)), ("! 12", .string("12")),
@@ -511,7 +511,7 @@ extension YAMLCodecTests {
       ("k: !!bool yes", "1:4: !!bool value 'yes' is not a bool"),
       ("k: !!null x", "1:4: !!null value 'x' is not null"),
       ("k: !!timestamp soon", "1:4: !!timestamp value 'soon' is not a timestamp"),
-      ("k: !!binary '@@'", "1:4: !!binary value '@@' is not base64"),
+      ("k: !!binary '@@'", "1:4: !!binary value '@@' is not base64 (byte 0x40 is not base64)"),
       ("k: !uid -1", "1:4: !uid value '-1' is not a non-negative integer"),
       ("k: !foo x", "1:4: unknown tag !foo"), ("k: !!set {a: 1}", "1:4: unknown tag !!set"),
       ("k: !!omap []", "1:4: unknown tag !!omap"),
@@ -567,7 +567,7 @@ extension YAMLCodecTests {
           == "2:7: a merge key (<<) takes a mapping or a sequence of mappings, not a integer")
       #expect(readError("a:\n  <<: [{}, 2]\n", version)?.message.contains("not a integer") == true)
       #expect(
-        readError("a: {x: 1, <<: {x: 2}, x: 3}", version)?.description == "1:23: duplicate key 'x'")
+        readError("a: {x: 1, <<: {x: 2}, x: 3}", version)?.description == "1:23: duplicate key \"x\"")
     }
 
     // MARK: Nulls
@@ -603,15 +603,15 @@ extension YAMLCodecTests {
       // A dropped key still counts for duplicates.
       #expect(
         readError("a:\na: 1\n", options: ReadOptions(dropNulls: true))?.description
-          == "2:1: duplicate key 'a'")
+          == "2:1: duplicate key \"a\"")
     }
 
     // MARK: Errors
 
     static let errors: [(String, String)] = [
-      ("a: 1\nb: 2\na: 3\n", "3:1: duplicate key 'a'"),
-      ("a:\n  x: 1\n  x: 2\n", "3:3: duplicate key 'x'"),
-      ("{a: 1, a: 1}", "1:8: duplicate key 'a'"),
+      ("a: 1\nb: 2\na: 3\n", "3:1: duplicate key \"a\""),
+      ("a:\n  x: 1\n  x: 2\n", "3:3: duplicate key \"x\""),
+      ("{a: 1, a: 1}", "1:8: duplicate key \"a\""),
       ("? [a, b]\n: x\n", "1:3: complex mapping key (a sequence): keys must be strings"),
       ("? {a: b}\n: x\n", "1:3: complex mapping key (a mapping): keys must be strings"),
       ("l: &l [1]\n*l : x\n", "2:1: complex mapping key (a array): keys must be strings"),

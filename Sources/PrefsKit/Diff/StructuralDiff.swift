@@ -34,7 +34,9 @@ public enum StructuralDiff {
   ) {
     switch (old, new) {
     case (.dictionary(let a), .dictionary(let b)):
-      let keys = Set(a.keys).union(b.keys).sorted(by: PrefDictionary.codePointOrder)
+      // Keys by their scalars: a `Set<String>` would merge canonically equal keys.
+      let keys = Set(a.keys.map(ScalarKey.init)).union(b.keys.map(ScalarKey.init)).map(\.text)
+        .sorted(by: PrefDictionary.codePointOrder)
       for key in keys {
         let child = path.appending(key: key)
         if KeyGlob.any(excluding, match: child) { continue }

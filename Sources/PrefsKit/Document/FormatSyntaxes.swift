@@ -13,7 +13,7 @@ struct JSONSyntax: TextSyntax {
       let builder = SourceMapBuilder()
       var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self), options: options, warnings: warnings)
       reader.map = builder
-      let value = try reader.readDocument()
+      let value = try reader.embedded.collapse(try reader.readDocument())
       return (value, builder.map)
     }
   }
@@ -73,7 +73,8 @@ struct JSONSyntax: TextSyntax {
 struct XMLSyntax: TextSyntax {
   func readMapped(_ text: Data, options: ReadOptions, warnings: Warnings) throws -> (PrefValue, SourceMap) {
     let builder = SourceMapBuilder()
-    var reader = XMLPlistReader(text, maxDepth: options.maxDepth)
+    var reader = XMLPlistReader(
+      text, maxDepth: options.maxDepth, duplicates: DuplicateKeys(options, warnings: warnings))
     let value = try reader.read(map: builder)
     return (value, builder.map)
   }
@@ -124,7 +125,7 @@ struct YAMLSyntax: TextSyntax {
       var parser = YAMLParser(options: options, warnings: warnings)
       parser.map = builder
       parser.offsets = YAMLOffsets(raw)
-      let value = try parser.document(from: stream)
+      let value = try parser.embedded.collapse(try parser.document(from: stream))
       return (value, builder.map)
     }
   }

@@ -8,6 +8,9 @@ public protocol PreferenceDomain: Sendable {
   var location: String { get }
   /// The domain's contents, or nil when it does not exist.
   func read(options: ReadOptions) throws -> PrefDictionary?
+  /// The domain's contents, with what reading it warns of (a duplicate key kept under
+  /// ``ReadOptions/allowDuplicateKeys``) added to `warnings`.
+  func read(options: ReadOptions, warnings: Warnings) throws -> PrefDictionary?
   /// The permission bits of the file the domain is kept in, which a copy of it (an
   /// export) keeps; nil when it has no file.
   var fileMode: mode_t? { get }
@@ -26,6 +29,11 @@ public protocol PreferenceDomain: Sendable {
 
 extension PreferenceDomain {
   public var fileMode: mode_t? { nil }
+
+  /// Reads without warnings, for stores whose reader has none to give.
+  public func read(options: ReadOptions, warnings: Warnings) throws -> PrefDictionary? {
+    try read(options: options)
+  }
 }
 
 /// A place that holds named domains: the Linux file store, or CFPreferences on macOS.

@@ -37,9 +37,13 @@ public struct FileDomain: PreferenceDomain {
     try load(options: options)?.contents
   }
 
+  public func read(options: ReadOptions, warnings: Warnings) throws -> PrefDictionary? {
+    try load(options: options, warnings: warnings)?.contents
+  }
+
   /// The file's contents and format, or nil when there is no file. `forEditing` reads a
   /// text file with its source map, for writing changes back into its text.
-  func load(options: ReadOptions, forEditing: Bool = false) throws -> (
+  func load(options: ReadOptions, forEditing: Bool = false, warnings: Warnings = Warnings()) throws -> (
     contents: PrefDictionary, format: Format, document: TextDocument?
   )? {
     var info = stat()
@@ -57,9 +61,9 @@ public struct FileDomain: PreferenceDomain {
       let value: PrefValue
       let format: Format
       if forEditing {
-        (value, format, document) = try TextDocument.read(data, path: path, options: options)
+        (value, format, document) = try TextDocument.read(data, path: path, options: options, warnings: warnings)
       } else {
-        (value, format) = try Format.read(data, path: path, options: options)
+        (value, format) = try Format.read(data, path: path, options: options, warnings: warnings)
       }
       guard case .dictionary(let dict) = value else {
         throw PrefsError(

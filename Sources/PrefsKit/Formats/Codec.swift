@@ -31,6 +31,10 @@ public struct ReadOptions: Sendable {
   /// and `!delete`, JSON `{"$replace": …}` and `{"$delete": true}`. Only the
   /// settings-file loader turns this on; a domain never holds them.
   public var settingsDirectives = false
+  /// Read a dictionary that gives a key twice, keeping the last value (as `plutil`
+  /// and `plistlib` do) with a warning naming the key and its position, instead of
+  /// refusing it.
+  public var allowDuplicateKeys = false
 
   /// The error for an input of `size` bytes, when that is over ``maxInputBytes``.
   public func sizeError(_ size: Int) -> PrefsError? {

@@ -27,6 +27,9 @@ public struct Format: Sendable, Hashable, CustomStringConvertible {
   enum Sniff: Sendable {
     /// Starts with one of these (after a UTF-8 byte order mark and white space).
     case prefix([String])
+    /// Its first element, after the prolog, comments and white space, is a property
+    /// list element (`<plist>`, or a bare `<dict>`, `<array>`, … as Munki writes).
+    case xmlPlistElement
     /// Starts with one of these characters and reads without error as this format.
     case parses(startingWith: [Character])
     /// Looks like an OpenStep `key = value;` list or `( … )` array.
@@ -40,7 +43,7 @@ public struct Format: Sendable, Hashable, CustomStringConvertible {
   /// XML property list.
   public static let xml = Format(
     name: "xml", aliases: ["xml1"], extensions: ["plist", "xml"], isWritable: true,
-    summary: "XML property list", sniff: .prefix(["<?xml", "<!DOCTYPE plist", "<plist"]),
+    summary: "XML property list", sniff: .xmlPlistElement,
     codec: PlistCodec(variant: .xml))
   /// Binary property list (`bplist00`).
   public static let binary = Format(
@@ -136,6 +139,7 @@ extension Format {
     for format in all {
       switch format.sniff {
       case .prefix(let marks): if marks.contains(where: head.hasPrefix) { return format }
+      case .xmlPlistElement: if startsLikeXMLPlist(data) { return format }
       case .parses(let starts): if let first = head.first, starts.contains(first) { return nil }
       case .openStepShape: if looksLikeOpenStep(head) { return format }
       case .fallback: return format
@@ -144,13 +148,55 @@ extension Format {
     return yaml
   }
 
-  /// The plist variant the content starts like, if any.
+  /// The plist variant the content starts like, if any: the one plist sniffer, used
+  /// for detection and by ``PlistCodec``.
   static func sniffPlist(_ data: Data) -> Format? {
-    let head = leadingText(data)
-    for format in [binary, xml] {
-      if case .prefix(let marks) = format.sniff, marks.contains(where: head.hasPrefix) { return format }
+    if data.starts(with: BinaryPlistReader.magic) { return binary }
+    if startsLikeXMLPlist(data) { return xml }
+    return looksLikeOpenStep(leadingText(data)) ? openStep : nil
+  }
+
+  /// The element names that may stand first in an XML property list.
+  private static let plistElements: Set<String> = [
+    "plist", "dict", "array", "string", "key", "integer", "real", "true", "false", "date", "data",
+  ]
+
+  /// Whether the first element, after an XML declaration, processing instructions,
+  /// comments, a DOCTYPE and white space, is a property list element, as `plutil`
+  /// sniffs: so a bare `<dict>` or a file that starts with a comment is a plist.
+  static func startsLikeXMLPlist(_ data: Data) -> Bool {
+    data.withUnsafeBytes { raw in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      var p = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+      func starts(_ text: String) -> Bool { bytes[p...].starts(with: text.utf8) }
+      func skip(past end: String) -> Bool {
+        let mark = Array(end.utf8)
+        while p + mark.count <= bytes.count {
+          if bytes[p..<(p + mark.count)].elementsEqual(mark) {
+            p += mark.count
+            return true
+          }
+          p += 1
+        }
+        return false
+      }
+      while true {
+        while p < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[p]) { p += 1 }
+        if starts("<?xml") || starts("<!DOCTYPE plist") { return true }
+        if starts("<?") {
+          guard skip(past: "?>") else { return false }
+        } else if starts("<!--") {
+          guard skip(past: "-->") else { return false }
+        } else if starts("<!DOCTYPE") {
+          guard skip(past: ">") else { return false }
+        } else if starts("<") {
+          let name = bytes[(p + 1)...].prefix { $0 != 0x3E && $0 != 0x2F && ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+          return plistElements.contains(String(decoding: name, as: UTF8.self))
+        } else {
+          return false
+        }
+      }
     }
-    return looksLikeOpenStep(head) ? openStep : nil
   }
 
   private static func readSniffing(_ data: Data, options: ReadOptions, warnings: Warnings) throws
@@ -163,14 +209,22 @@ extension Format {
         if marks.contains(where: head.hasPrefix) {
           return (try format.codec.read(data, options: options, warnings: warnings), format)
         }
+      case .xmlPlistElement:
+        if startsLikeXMLPlist(data) {
+          return (try format.codec.read(data, options: options, warnings: warnings), format)
+        }
       case .parses(let starts):
         // JSON only if it parses as JSON: a YAML flow mapping or an OpenStep
         // dictionary also starts with `{`.
         if let first = head.first, starts.contains(first) {
           let attempt = Warnings()
-          if let value = try? format.codec.read(data, options: options, warnings: attempt) {
+          do {
+            let value = try format.codec.read(data, options: options, warnings: attempt)
             attempt.all.forEach(warnings.add)
             return (value, format)
+          } catch {
+            // Text that is JSON by its syntax is JSON: its error stands.
+            if JSONGrammar.isJSON(data) { throw error }
           }
         }
       case .openStepShape:

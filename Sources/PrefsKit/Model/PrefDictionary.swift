@@ -11,7 +11,7 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
   /// check every key for a duplicate), and an index per dictionary costs memory.
   /// (From 64 rather than 16 keys: 5-10% faster conversions of the benchmark domain,
   /// whose dictionaries hold up to 40 keys, and 3-5 MB less memory.)
-  private var index: [String: Int]? = nil
+  private var index: [ScalarKey: Int]? = nil
   private static let indexedFrom = 64
 
   /// An empty dictionary.
@@ -35,14 +35,15 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
   public func contains(_ key: String) -> Bool { position(of: key) != nil }
 
   private func position(of key: String) -> Int? {
-    if let index { return index[key] }
-    return entries.firstIndex { $0.key == key }
+    if let index { return index[ScalarKey(key)] }
+    // Keys are their scalars: Swift's `==` would find a canonically equal key.
+    return entries.firstIndex { sameScalars($0.key, key) }
   }
 
   private mutating func append(_ key: String, _ value: PrefValue) {
     entries.append((key, value))
     if index != nil {
-      index![key] = entries.count - 1
+      index![ScalarKey(key)] = entries.count - 1
     } else if entries.count >= Self.indexedFrom {
       rebuildIndex()
     }
@@ -53,8 +54,8 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
       index = nil
       return
     }
-    var positions = [String: Int](minimumCapacity: entries.count)
-    for (i, entry) in entries.enumerated() { positions[entry.key] = i }
+    var positions = [ScalarKey: Int](minimumCapacity: entries.count)
+    for (i, entry) in entries.enumerated() { positions[ScalarKey(entry.key)] = i }
     index = positions
   }
 
@@ -89,8 +90,8 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
     guard let at = position(of: old), position(of: new) == nil else { return false }
     entries[at].key = new
     if index != nil {
-      index![old] = nil
-      index![new] = at
+      index![ScalarKey(old)] = nil
+      index![ScalarKey(new)] = at
     }
     return true
   }
@@ -145,6 +146,18 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
       guard let other = rhs[key], other == value else { return false }
     }
     return true
+  }
+}
+
+/// A key hashed and compared by its Unicode scalars, as the model compares keys
+/// (`String`'s own hashing treats canonically equal keys as one).
+struct ScalarKey: Hashable {
+  let text: String
+  init(_ text: String) { self.text = text }
+  static func == (a: ScalarKey, b: ScalarKey) -> Bool { sameScalars(a.text, b.text) }
+  func hash(into hasher: inout Hasher) {
+    var text = text
+    text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
 }
 

@@ -34,14 +34,54 @@ public enum TextForms {
     return (mantissa.contains(".") ? String(mantissa) : mantissa + ".0") + "e" + sign + exponent
   }
 
-  /// Reads a decimal real (`1.5`, `-2e10`, `.5`); `nil` when the text is not one or
-  /// is out of range (`1e400` is an error, never infinity).
+  /// Reads a decimal real (`1.5`, `-2e10`, `.5`, `5.`); `nil` when the text is not
+  /// one (hexadecimal `0x1p3`, `inf`, `nan`: Swift's `Double(_:)` reads those) or is
+  /// out of range (`1e400` is an error, never infinity).
   public static func parseReal(_ text: Substring) -> Double? {
-    guard !text.isEmpty, let value = Double(text), value.isFinite else { return nil }
+    guard isDecimalReal(text), let value = Double(text), value.isFinite else { return nil }
     return value
   }
 
+  /// Whether `text` has the shape of a decimal real: `[+-]digits[.digits][e[+-]digits]`,
+  /// with digits on at least one side of the point.
+  public static func isDecimalReal(_ text: Substring) -> Bool {
+    var bytes = text.utf8[...]
+    func digits() -> Int {
+      let count = bytes.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
+      bytes = bytes.dropFirst(count)
+      return count
+    }
+    if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+    var mantissa = digits()
+    if bytes.first == UInt8(ascii: ".") {
+      bytes = bytes.dropFirst()
+      mantissa += digits()
+    }
+    guard mantissa > 0 else { return false }
+    if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+      bytes = bytes.dropFirst()
+      if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+      guard digits() > 0 else { return false }
+    }
+    return bytes.isEmpty
+  }
+
   // MARK: Dates
+
+  /// The dates every reader and writer holds, in seconds since 2001: from
+  /// 0001-01-01T00:00:00Z up to (not including) 10000-01-01T00:00:00Z. Years 0001 to
+  /// 9999 are what ISO 8601 text, Foundation's XML reader and Python's `datetime`
+  /// (PyYAML, ruamel) all take; a date outside them is refused when read, so that no
+  /// writer meets one it cannot write.
+  public static let dateRange: Range<Double> = -63_113_904_000..<252_423_993_600
+
+  /// Why a date outside ``dateRange`` is refused.
+  public static let dateRangeProblem = "outside the years 0001 to 9999"
+
+  /// Whether `date` is finite and within ``dateRange``.
+  public static func isInDateRange(_ date: Date) -> Bool {
+    dateRange.contains(date.timeIntervalSinceReferenceDate)
+  }
 
   /// A date as UTC ISO 8601 text: `2023-11-14T22:13:20Z`, or with the shortest
   /// fraction of a second that reads back to exactly the same `Double`.
@@ -68,25 +108,66 @@ public enum TextForms {
         return candidate
       }
     }
-    // A date within 1e-17 s after a whole second (a tiny offset from the reference
-    // date) needs more digits: the exact decimal expansion of the fraction reads back.
-    if fraction > 0, fraction < 1e-17 {
-      var exact = String(format: "%.1080f", fraction).drop(while: { $0 != "." }).dropFirst()
-      while exact.last == "0" { exact = exact.dropLast() }
-      let candidate = base + "." + exact + "Z"
+    // Otherwise (a tiny offset from a whole second, or just before one, where
+    // `t - whole` rounds): the shortest decimal of `t` itself, moved onto the
+    // calendar exactly. Before 2001 the fraction is the complement of `t`'s digits.
+    if let (negative, integer, digits) = plainDecimal(t), !digits.isEmpty {
+      let seconds = negative ? -(integer + 1) : integer
+      let candidate = civil(fromSecondsSinceReference: seconds) + "." + (negative ? complement(digits) : digits) + "Z"
       if let back = parseDate(candidate), back.timeIntervalSinceReferenceDate.bitPattern == t.bitPattern {
         return candidate
       }
     }
-    // No text form reads back exactly (`-0.0`, or just below a whole second by less
-    // than the spacing of Doubles near 1); ``exactDate(_:)`` reports these.
-    return base + "." + String(Int64((fraction * 1e17).rounded())) + "Z"
+    // No text form reads back exactly (`-0.0`); ``exactDate(_:)`` reports these.
+    return base + "Z"
+  }
+
+  /// `value` as sign, whole part and fraction digits (no trailing zeros), from its
+  /// shortest round-tripping text; nil when the whole part does not fit 64 bits.
+  private static func plainDecimal(_ value: Double) -> (negative: Bool, integer: Int64, digits: String)? {
+    var text = Substring(value.description)
+    let negative = text.first == "-"
+    if negative { text = text.dropFirst() }
+    var exponent = 0
+    if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+      guard let x = Int(text[text.index(after: e)...]) else { return nil }
+      exponent = x
+      text = text[..<e]
+    }
+    let point = text.firstIndex(of: ".")
+    var digits = point.map { String(text[..<$0] + text[text.index(after: $0)...]) } ?? String(text)
+    // Where the point stands in `digits`, after the exponent.
+    var pointAt = (point.map { text.distance(from: text.startIndex, to: $0) } ?? text.count) + exponent
+    if pointAt < 0 {
+      digits = String(repeating: "0", count: -pointAt) + digits
+      pointAt = 0
+    }
+    if pointAt > digits.count { digits += String(repeating: "0", count: pointAt - digits.count) }
+    let whole = digits.prefix(pointAt)
+    var fraction = Substring(digits.dropFirst(pointAt))
+    while fraction.last == "0" { fraction = fraction.dropLast() }
+    guard let integer = whole.isEmpty ? 0 : Int64(whole) else { return nil }
+    return (negative, integer, String(fraction))
+  }
+
+  /// The decimal digits of `1 - 0.digits`, as many as `digits` has (`001` gives `999`).
+  /// `digits` has no trailing zeros and is not all zeros.
+  private static func complement(_ digits: String) -> String {
+    var out = Array(digits.utf8)
+    var k = out.count - 1
+    out[k] = UInt8(ascii: "0") + 10 - (out[k] - UInt8(ascii: "0"))
+    while k > 0 {
+      k -= 1
+      out[k] = UInt8(ascii: "0") + 9 - (out[k] - UInt8(ascii: "0"))
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// The text of `date` when it reads back to exactly the same `Double`, else `nil`:
-  /// not finite, outside the years 0000-9999, `-0.0`, or a fraction no ISO 8601 text
-  /// can carry. Text writers refuse such a date rather than change it.
+  /// not finite, outside ``dateRange``, or `-0.0`. Text writers refuse such a date
+  /// rather than change it.
   public static func exactDate(_ date: Date) -> String? {
+    guard isInDateRange(date) else { return nil }
     let text = Self.date(date)
     guard let back = parseDate(text),
       back.timeIntervalSinceReferenceDate.bitPattern == date.timeIntervalSinceReferenceDate.bitPattern
@@ -96,10 +177,39 @@ public enum TextForms {
 
   /// Reads an ISO 8601 date-time: `YYYY-MM-DD`, optionally followed by `T` or `t` or
   /// spaces and `hh:mm[:ss[.fraction]]` with an optional zone (`Z`, `±hh`, `±hh:mm`,
-  /// `±hhmm`); no zone means UTC. The fraction keeps every digit given.
+  /// `±hhmm`); no zone means UTC. The fraction keeps every digit given, and the
+  /// result is the `Double` nearest the exact time. Nil for a malformed date, second
+  /// 60 (leap seconds have no `Double`), or a date outside ``dateRange``.
   public static func parseDate(_ text: String) -> Date? {
+    guard case .date(let date) = readDate(text) else { return nil }
+    return date
+  }
+
+  /// What a date text holds.
+  enum DateReading: Equatable {
+    case date(Date)
+    case malformed
+    /// Well-formed, but outside ``dateRange``.
+    case outOfRange
+  }
+
+  /// Reads a date as ``parseDate(_:)`` does, telling a malformed text from one out of range.
+  static func readDate(_ text: String) -> DateReading {
     var scanner = DateScanner(Array(text.utf8))
-    return scanner.scan().map { Date(timeIntervalSinceReferenceDate: $0) }
+    guard let (seconds, digits) = scanner.scan() else { return .malformed }
+    let value: Double
+    if digits.isEmpty || digits.allSatisfy({ $0 == "0" }) {
+      value = Double(seconds)
+    } else if seconds >= 0 {
+      value = Double("\(seconds).\(digits)")!
+    } else {
+      // One rounding, not two: -(|s| - 0.ddd) = -((|s| - 1) + 0.(complement)).
+      var trimmed = Substring(digits)
+      while trimmed.last == "0" { trimmed = trimmed.dropLast() }
+      value = Double("-\(-seconds - 1).\(complement(String(trimmed)))")!
+    }
+    guard dateRange.contains(value) else { return .outOfRange }
+    return .date(Date(timeIntervalSinceReferenceDate: value))
   }
 
   /// Seconds between 1970-01-01 and 2001-01-01, the plist epoch.
@@ -229,13 +339,14 @@ private struct DateScanner {
     return true
   }
 
-  mutating func scan() -> Double? {
+  /// Whole seconds since 2001 and the digits of the fraction of a second.
+  mutating func scan() -> (Int64, String)? {
     guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2),
       expect(UInt8(ascii: "-")), let day = digits(2), (1...12).contains(month), day >= 1,
       day <= TextForms.daysIn(month: month, year: year)
     else { return nil }
     var seconds = TextForms.daysFromCivil(year: year, month: month, day: day) * 86400
-    var fraction = 0.0
+    var fraction = ""
     if i < bytes.count {
       // Separator: `T`, `t`, or one or more spaces/tabs.
       if bytes[i] == UInt8(ascii: "T") || bytes[i] == UInt8(ascii: "t") {
@@ -250,14 +361,13 @@ private struct DateScanner {
       else { return nil }
       var second: Int64 = 0
       if expect(UInt8(ascii: ":")) {
-        guard let s = digits(2), s < 61 else { return nil }
+        guard let s = digits(2), s < 60 else { return nil }
         second = s
         if expect(UInt8(ascii: ".")) {
           let start = i
           while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
-          guard i > start, let f = Double("0." + String(decoding: bytes[start..<i], as: UTF8.self))
-          else { return nil }
-          fraction = f
+          guard i > start else { return nil }
+          fraction = String(decoding: bytes[start..<i], as: UTF8.self)
         }
       }
       seconds += hour * 3600 + minute * 60 + second
@@ -285,6 +395,6 @@ private struct DateScanner {
       }
     }
     guard i == bytes.count else { return nil }
-    return Double(seconds - TextForms.referenceEpochOffset) + fraction
+    return (seconds - TextForms.referenceEpochOffset, fraction)
   }
 }

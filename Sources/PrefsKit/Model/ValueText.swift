@@ -60,7 +60,7 @@ public enum ValueText {
         guard let data = hexDecoded(text) else { throw refuse("hex data (0a1b2c…)") }
         return .data(data)
       }
-      guard let data = Data(base64Encoded: text) else { throw refuse("base64 data") }
+      guard let data = try? Base64.decode(text) else { throw refuse("base64 data") }
       return .data(data)
     case .array, .dict:
       let value: PrefValue

@@ -93,7 +93,7 @@ enum Documents {
   {
     if namesFile(argument) { return try read(argument, arguments: arguments, console: console).0 }
     let domain = try arguments.store().domain(named: argument)
-    guard let contents = try domain.read(options: try arguments.readOptions()) else {
+    guard let contents = try readDomain(domain, arguments: arguments, console: console) else {
       throw missingDomain(domain, in: arguments.store())
     }
     return .dictionary(contents)
@@ -115,7 +115,17 @@ enum Documents {
       return (contents, displayName("-"))
     }
     let domain = try resolveDomain(argument, in: arguments.store())
-    return (try domain.read(options: ReadOptions()), domain.name)
+    return (try readDomain(domain, arguments: arguments, console: console), domain.name)
+  }
+
+  /// A domain's contents by the reading options, reporting what reading it warns of.
+  static func readDomain(_ domain: any PreferenceDomain, arguments: ParsedArguments, console: Console) throws
+    -> PrefDictionary?
+  {
+    let warnings = Warnings()
+    let contents = try domain.read(options: try arguments.readOptions(), warnings: warnings)
+    console.report(warnings, file: domain.location)
+    return contents
   }
 
   /// Prints a value as `read` and `get` do: a scalar raw, as `defaults read` does

@@ -32,6 +32,9 @@ enum Options {
   static let yamlVersion = OptionSpec(
     "yaml-version", long: ["yaml-version"], value: "VERSION",
     help: "Resolve plain YAML scalars as YAML 1.2 (default) or 1.1 (yes/no are booleans, 0755 is octal).")
+  static let allowDuplicateKeys = OptionSpec(
+    "allow-duplicate-keys", long: ["allow-duplicate-keys"],
+    help: "Read a dictionary that gives a key twice, keeping the last value, with a warning (default: refuse it).")
 }
 
 extension ParsedArguments {
@@ -54,12 +57,13 @@ extension ParsedArguments {
     return format
   }
 
-  /// The reading options: `--drop-nulls`, `--yaml-version`.
+  /// The reading options: `--drop-nulls`, `--yaml-version`, `--allow-duplicate-keys`.
   func readOptions() throws -> ReadOptions {
     var options = ReadOptions()
     options.dropNulls = has(Options.dropNulls)
     // Commands that move YAML into other formats say what YAML 1.1 tools read otherwise.
     options.warnsOfYAMLAmbiguities = declares(Options.quiet) && !has(Options.quiet)
+    options.allowDuplicateKeys = has(Options.allowDuplicateKeys)
     if let version = value(Options.yamlVersion) {
       guard let parsed = YAMLVersion(rawValue: version) else {
         throw PrefsError(.usage, "unknown YAML version '\(version)'", hints: ["versions: 1.2, 1.1"])

@@ -14,7 +14,7 @@ enum Convert {
     arguments: [ArgumentSpec(name: "IN", help: "The input file, or - for standard input.")],
     options: [
       Options.output, Options.from, Options.to, Options.sortKeys, Options.plain, Options.compact,
-      Options.expandData, Options.dropNulls, Options.yamlVersion, Options.quiet,
+      Options.expandData, Options.dropNulls, Options.yamlVersion, Options.allowDuplicateKeys, Options.quiet,
     ],
     examples: [
       ("prefs convert Samples/UserSettings.plist", "Show a plist as YAML."),

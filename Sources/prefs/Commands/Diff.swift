@@ -19,7 +19,9 @@ enum Diff {
       ArgumentSpec(name: "A", help: "A file, domain name, or - for standard input."),
       ArgumentSpec(name: "B", help: "A file, domain name, or - for standard input."),
     ],
-    options: [unified, Options.exclude, Options.from, Options.yamlVersion, Options.defaultsDir],
+    options: [
+      unified, Options.exclude, Options.from, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir,
+    ],
     examples: [
       ("prefs diff settings.plist settings.yaml", "Check that a conversion kept everything."),
       ("prefs diff com.example.app backup/com.example.app.yaml -u", "A unified diff against a backup."),

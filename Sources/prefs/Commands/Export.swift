@@ -33,7 +33,7 @@ enum Export {
     options: [
       Options.output, Options.format, all, update, Options.exclude, Options.plain, Options.compact, Options.expandData,
       Options.schema,
-      Options.effective, Options.defaultsDir,
+      Options.effective, Options.allowDuplicateKeys, Options.defaultsDir,
     ],
     examples: [
       ("prefs export com.example.app", "Show a domain as YAML."),
@@ -83,7 +83,7 @@ enum Export {
       for name in names {
         progress.step(name)
         let domain = try store.domain(named: name)
-        guard let contents = try domain.read(options: ReadOptions()) else { continue }
+        guard let contents = try Documents.readDomain(domain, arguments: arguments, console: console) else { continue }
         let file = (folder as NSString).appendingPathComponent("\(name).\(fileExtension(format))")
         try save(
           PrefValue.dictionary(contents).excluding(excludes), format: format, to: file, options: options,

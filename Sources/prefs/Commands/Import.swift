@@ -33,7 +33,7 @@ enum Import {
     ],
     options: [
       merge, dryRun, all, Options.exclude, Options.schema, Options.strict, Options.force, Options.from,
-      Options.dropNulls, Options.yamlVersion, Options.defaultsDir, Options.quiet,
+      Options.dropNulls, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir, Options.quiet,
     ],
     examples: [
       ("prefs import com.example.app settings.yaml", "Replace a domain with a YAML file."),

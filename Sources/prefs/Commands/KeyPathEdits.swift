@@ -21,7 +21,9 @@ enum GetValue {
       A missing key exits 66.
       """,
     arguments: [fileArgument, keyPathArgument],
-    options: [Options.to, Options.output, Options.from, Options.yamlVersion, Options.defaultsDir],
+    options: [
+      Options.to, Options.output, Options.from, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir,
+    ],
     examples: [
       ("prefs get Samples/Items.yaml items.0.name", "Print the first item's name."),
       ("prefs get Samples/UserSettings.plist isAccountPrivate --to json", "Print a value as JSON."),

@@ -18,7 +18,7 @@ enum LintCommand {
     arguments: [
       ArgumentSpec(name: "FILE", help: "Files, domain names, or - for standard input.", variadic: true)
     ],
-    options: [Options.schema, Options.from, Options.yamlVersion, Options.defaultsDir],
+    options: [Options.schema, Options.from, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [
       ("prefs lint settings.yaml", "Syntax and YAML 1.1/1.2 ambiguities."),
       ("prefs lint com.example.app --schema user-settings", "Values the tutorial's app would silently replace."),

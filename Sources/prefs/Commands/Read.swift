@@ -13,7 +13,7 @@ enum Read {
       ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g), a file, or - for standard input."),
       ArgumentSpec(name: "KEY", help: "A top-level key (default: the whole domain).", optional: true),
     ],
-    options: [Options.defaultsDir],
+    options: [Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [("prefs read com.example.app ringtone", "Print one value: Chimes.")],
     run: run)
 
@@ -47,7 +47,7 @@ enum ReadType {
       ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g), a file, or - for standard input."),
       ArgumentSpec(name: "KEY", help: "A top-level key."),
     ],
-    options: [Options.defaultsDir],
+    options: [Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [("prefs read-type com.example.app isAccountPrivate", "Prints: Type is boolean")],
     run: run)
 

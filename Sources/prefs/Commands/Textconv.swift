@@ -14,7 +14,7 @@ enum Textconv {
       when it is not text, and textconv still exits 0, so git diff goes on.
       """,
     arguments: [ArgumentSpec(name: "FILE", help: "The file, or - for standard input.")],
-    options: [Options.exclude, Options.from, Options.yamlVersion],
+    options: [Options.exclude, Options.from, Options.yamlVersion, Options.allowDuplicateKeys],
     examples: [("prefs textconv com.example.app.plist", "Show a binary plist as canonical YAML.")],
     run: run)
 

@@ -9,6 +9,8 @@ struct JSONReader {
   var depth = 0
   /// Records where each value stands, when a source map is wanted.
   var map: SourceMapBuilder?
+  /// The `$json`/`$plist` structures met, left as placeholders for the pass after reading.
+  let embedded = EmbeddedData.Placeholders()
 
   init(bytes: UnsafeBufferPointer<UInt8>, options: ReadOptions, warnings: Warnings) {
     self.bytes = bytes
@@ -19,6 +21,8 @@ struct JSONReader {
   /// One parsed JSON value: `nil` stands for `null` (which has no place in the model).
   typealias Parsed = PrefValue?
 
+  /// Reads the whole document; `$json`/`$plist` structures are left as placeholders
+  /// for ``EmbeddedData/Placeholders/collapse(_:)`` (on ``embedded``).
   mutating func readDocument() throws -> PrefValue {
     // RFC 8259 lets a reader ignore a UTF-8 byte order mark; editors on Windows add one.
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
@@ -124,9 +128,8 @@ struct JSONReader {
     map?.open(start: i)
     i += 1
     var dict = PrefDictionary()
-    // The raw contents of a `$dict` member, kept uninterpreted in case it is the
-    // escape of a look-alike dictionary.
-    var literalChild: PrefDictionary?
+    // Whether this object is the escape `{"$dict": {…}}` of a look-alike dictionary.
+    var isEscape = false
     skipSpace()
     if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
       i += 1
@@ -153,17 +156,23 @@ struct JSONReader {
       let valuePath = path.appending(key: key)
       map?.key(key, keyStart..<keyEnd)
       let parsed: Parsed
-      if !literal, key == "$dict", dict.isEmpty, i < bytes.count, bytes[i] == UInt8(ascii: "{") {
+      if !literal, key == "$dict", dict.isEmpty, isOnlyMember(at: i) {
+        // The escape's object is the dictionary itself, read as written: decided
+        // before reading it, so that the same text means the same at every depth.
         parsed = try parseObject(path: valuePath, literal: true)
-        literalChild = parsed?.dictionaryValue
+        isEscape = true
       } else {
         parsed = try parseValue(path: valuePath)
       }
       if let value = parsed {
         // One lookup: the insert itself reports a duplicate.
-        guard dict.insertNew(key, value) else { throw error("duplicate key \"\(key)\"", at: keyStart) }
+        try DuplicateKeys(options, warnings: warnings).insert(
+          key, value, into: &dict, position: { .of(offset: keyStart, in: bytes) },
+          refusal: { error($0, at: keyStart) })
       } else {
-        if dict.contains(key) { throw error("duplicate key \"\(key)\"", at: keyStart) }
+        if dict.contains(key), !options.allowDuplicateKeys {
+          throw error(DuplicateKeys.message(key), at: keyStart)
+        }
         map?.discardKey()
         try handleNull(at: valueStart, path: valuePath)
       }
@@ -181,6 +190,10 @@ struct JSONReader {
     if literal {
       map?.close(end: i)
       return .dictionary(dict)
+    }
+    if isEscape, case .dictionary(let escaped)? = dict["$dict"] {
+      map?.closeOpaque(end: i)
+      return .dictionary(escaped)
     }
     if options.settingsDirectives {
       if let key = dict.keys.first(where: SettingsDirective.isReserved) {
@@ -201,38 +214,37 @@ struct JSONReader {
     if dict.count == 1, let key = dict.keys.first, JSONCodec.typedKeys.contains(key) {
       // A typed object is one value: its member is not a value of the document.
       map?.closeOpaque(end: i)
-      return try interpretTyped(key: key, value: dict[key]!, literal: literalChild, at: objectStart)
+      return try interpretTyped(key: key, value: dict[key]!, at: objectStart)
     }
     map?.close(end: i)
-    // A `$dict` member in a larger object is an ordinary key: interpret its contents now.
-    if let literalChild, dict.count > 1 {
-      dict["$dict"] = try interpretAfterwards(literalChild, at: objectStart)
-    }
     return .dictionary(dict)
   }
 
-  /// Interprets a dictionary that was read raw, as an ordinary object would have been.
-  func interpretAfterwards(_ dict: PrefDictionary, at position: Int) throws -> PrefValue {
-    if dict.count == 1, let key = dict.keys.first, JSONCodec.typedKeys.contains(key), key != "$dict" {
-      return try interpretTyped(key: key, value: dict[key]!, literal: nil, at: position)
-    }
-    return .dictionary(dict)
+  /// Whether an object starts at `position` and is the last member of the object
+  /// around it (`}` follows it), judged by scanning its syntax ahead.
+  func isOnlyMember(at position: Int) -> Bool {
+    guard position < bytes.count, bytes[position] == UInt8(ascii: "{"),
+      var p = JSONGrammar.endOfValue(in: bytes, from: position)
+    else { return false }
+    while p < bytes.count, JSONGrammar.isSpace(bytes[p]) { p += 1 }
+    return p < bytes.count && bytes[p] == UInt8(ascii: "}")
   }
 
   /// The value a one-key typed object stands for.
-  func interpretTyped(key: String, value: PrefValue, literal: PrefDictionary?, at position: Int) throws -> PrefValue {
+  func interpretTyped(key: String, value: PrefValue, at position: Int) throws -> PrefValue {
     switch (key, value) {
     case ("$date", .string(let text)):
-      guard let date = TextForms.parseDate(text) else {
-        throw error("\"$date\" needs an ISO 8601 date, not \"\(text)\"", at: position)
+      switch TextForms.readDate(text) {
+      case .date(let date): return .date(date)
+      case .outOfRange: throw error("\"$date\" \"\(text)\" is \(TextForms.dateRangeProblem)", at: position)
+      case .malformed: throw error("\"$date\" needs an ISO 8601 date, not \"\(text)\"", at: position)
       }
-      return .date(date)
     case ("$data", .string(let text)):
-      guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters),
-        // Bytes, not characters: Unicode letter tests dominated reading data-heavy JSON.
-        text.utf8.allSatisfy({ JSONReader.isBase64TextByte($0) })
-      else { throw error("\"$data\" needs base64 text", at: position) }
-      return .data(data)
+      do {
+        return .data(try Base64.decode(text))
+      } catch {
+        throw self.error("\"$data\" needs base64 text: \(error.message)", at: position)
+      }
     case ("$real", .string(let text)):
       switch text.lowercased() {
       case "inf", "+inf", "infinity", "+infinity": return .real(.infinity)
@@ -245,26 +257,15 @@ struct JSONReader {
     case ("$real", .real(let real)): return .real(real)
     case ("$uid", .integer(let n)) where n >= 0: return .uid(UInt64(n))
     case ("$uid", .unsignedInteger(let n)): return .uid(n)
-    case ("$dict", .dictionary(let dict)): return .dictionary(literal ?? dict)
     case ("$json", .array), ("$json", .dictionary), ("$plist", .array), ("$plist", .dictionary):
-      do {
-        return .data(try EmbeddedData.bytes(value, kind: key == "$json" ? .json : .plist))
-      } catch let failure as PrefsError {
-        throw error("\"\(key)\" value cannot be encoded: \(failure.message)", at: position)
+      let failure = error("", at: position)
+      return embedded.placeholder(for: value, kind: key == "$json" ? .json : .plist) { reason in
+        var refusal = failure
+        refusal.message = "\"\(key)\" value cannot be encoded: \(reason)"
+        return refusal
       }
     default:
       throw error("\"\(key)\" cannot hold \(value.kind.rawValue) \(shortText(value))", at: position)
-    }
-  }
-
-  /// The bytes base64 text may hold: the alphabet, `=`, and line breaks and spaces.
-  static func isBase64TextByte(_ b: UInt8) -> Bool {
-    switch b {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="),
-      0x0A, 0x0D, 0x20:
-      true
-    default: false
     }
   }
 

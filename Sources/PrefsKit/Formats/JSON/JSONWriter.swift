@@ -9,6 +9,9 @@ struct JSONWriter {
   /// One line with a space after each `,` and `:` (`{"a": 1, "b": 2}`), for values the
   /// patcher puts into a one-line container written so.
   var spacedOneLine = false
+  /// With `--expand-data`: the blobs shown as structure, found by the pass before
+  /// writing (``EmbeddedData/expansions(in:)``).
+  var expansions: [Data: EmbeddedData.Expansion] = [:]
 
   init(out: ByteWriter, options: WriteOptions) {
     self.out = out
@@ -33,11 +36,12 @@ struct JSONWriter {
       }
     case .date(let d):
       guard let text = TextForms.exactDate(d) else {
-        throw PrefsError(.badInput, "date \(TextForms.date(d)) at \(pathText) has no exact ISO 8601 form")
+        let problem = TextForms.isInDateRange(d) ? "has no exact ISO 8601 form" : "is \(TextForms.dateRangeProblem)"
+        throw PrefsError(.badInput, "date \(TextForms.date(d)) at \(pathText) \(problem)")
       }
       if options.plainJSON { try writeString(text) } else { try typed("$date", string: text) }
     case .data(let d):
-      if options.expandData, !options.plainJSON, let (kind, embedded) = EmbeddedData.expand(d) {
+      if !options.plainJSON, let (kind, embedded) = expansions[d] {
         // The embedded keys keep their order: the bytes depend on it.
         let sortKeys = options.sortKeys
         options.sortKeys = false

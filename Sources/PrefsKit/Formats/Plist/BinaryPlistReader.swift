@@ -23,6 +23,7 @@ struct BinaryPlistReader {
   private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
   private let maxDepth: Int
   private let warnings: Warnings
+  private let duplicates: DuplicateKeys
 
   private var offsetSize = 0
   private var refSize = 0
@@ -54,10 +55,13 @@ struct BinaryPlistReader {
   static let magic: [UInt8] = Array("bplist".utf8)
   private static let trailerSize = 32
 
-  init(_ data: Data, maxDepth: Int, warnings: Warnings) {
+  init(_ data: Data, maxDepth: Int, warnings: Warnings, allowDuplicateKeys: Bool = false) {
     self.data = data
     self.maxDepth = maxDepth
     self.warnings = warnings
+    var options = ReadOptions()
+    options.allowDuplicateKeys = allowDuplicateKeys
+    self.duplicates = DuplicateKeys(options, warnings: warnings)
   }
 
   /// Below this file size, one reader is quicker than starting threads.
@@ -307,7 +311,11 @@ struct BinaryPlistReader {
       }
       try require(8, at: position + 1, for: "this date")
       let seconds = Double(bitPattern: readUInt64(at: position + 1, size: 8))
-      return try scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)), at: position)
+      let date = Date(timeIntervalSinceReferenceDate: seconds)
+      guard TextForms.isInDateRange(date) else {
+        throw PrefsError.badInput("date \(TextForms.date(date)) is \(TextForms.dateRangeProblem)", offset: position)
+      }
+      return try scalar(.date(date), at: position)
     case 0x4:
       let (n, start) = try count(at: position, marker: marker, what: "data")
       try require(n, at: start, for: "this data")
@@ -494,9 +502,9 @@ struct BinaryPlistReader {
         let (value, h, s) = try object(valueRef.index, depth: depth + 1, referencedAt: valueRef.at)
         height = max(height, h + 1)
         size += s
-        guard dict.insertNew(key, value) else {
-          throw PrefsError.badInput("duplicate dictionary key '\(key)'", offset: keyRef.at)
-        }
+        try duplicates.insert(
+          key, value, into: &dict, position: { .byteOffset(keyRef.at) },
+          refusal: { PrefsError.badInput($0, offset: keyRef.at) })
       }
       result = .dictionary(dict)
     } else {

@@ -300,6 +300,10 @@ struct BinaryPlistWriter {
       case .bool(let b):
         try byte(b ? 0x09 : 0x08)
       case .date(let d):
+        // One range for every format: what a binary plist holds, the others can write.
+        guard TextForms.isInDateRange(d) else {
+          throw PrefsError(.badInput, "date \(TextForms.date(d)) is \(TextForms.dateRangeProblem)")
+        }
         try byte(0x33)
         try uint(d.timeIntervalSinceReferenceDate.bitPattern, width: 8)
       case .data(let d):

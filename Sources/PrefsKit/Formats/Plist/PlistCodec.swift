@@ -31,7 +31,8 @@ public struct PlistCodec: FormatCodec {
     }
     switch Self.sniff(data) {
     case .binary:
-      var reader = BinaryPlistReader(data, maxDepth: options.maxDepth, warnings: warnings)
+      var reader = BinaryPlistReader(
+        data, maxDepth: options.maxDepth, warnings: warnings, allowDuplicateKeys: options.allowDuplicateKeys)
       return try reader.read()
     case .xml:
       // UTF-8 (nearly every plist) is read natively: key order, exact errors, no
@@ -39,7 +40,8 @@ public struct PlistCodec: FormatCodec {
       guard XMLPlistReader.canRead(data) else {
         return try FoundationPlistReader.read(data, isXML: true, maxDepth: options.maxDepth)
       }
-      var reader = XMLPlistReader(data, maxDepth: options.maxDepth)
+      var reader = XMLPlistReader(
+        data, maxDepth: options.maxDepth, duplicates: DuplicateKeys(options, warnings: warnings))
       return try reader.read()
     case .openStep:
       return try OpenStepReader.read(data, options: options)
@@ -64,41 +66,48 @@ public struct PlistCodec: FormatCodec {
     }
   }
 
-  /// The variant `data` is in, judged from its first bytes: the `bplist` magic, else
-  /// `<` after an optional byte order mark and white space (but not an OpenStep
-  /// `<0fbd …>` data value), else OpenStep. UTF-16 text is judged by its first character.
+  /// The variant `data` is read as: what ``Format/sniffPlist(_:)`` (the one plist
+  /// sniffer) says; else, judged from its first bytes, XML when it starts with a tag
+  /// (`<` after an optional byte order mark and white space, but not an OpenStep
+  /// `<0fbd …>` data value; UTF-16 text judged by its first character, for
+  /// Foundation's reader), else OpenStep.
   static func sniff(_ data: Data) -> PlistVariant {
-    if data.starts(with: BinaryPlistReader.magic) { return .binary }
-    var rest = data[...]
-    if rest.starts(with: [0xEF, 0xBB, 0xBF]) {
-      rest = rest.dropFirst(3)
-    } else if rest.starts(with: [0xFF, 0xFE]) || rest.starts(with: [0xFE, 0xFF]) {
-      // Keep the byte of each UTF-16 unit that holds ASCII; a zero stands in for the rest.
-      let bigEndian = rest.first == 0xFE
-      rest = rest.dropFirst(2)
-      var ascii = [UInt8]()
-      var k = rest.startIndex
-      while k + 1 < rest.endIndex, ascii.count < 16 {
-        let (high, low) = bigEndian ? (rest[k], rest[k + 1]) : (rest[k + 1], rest[k])
-        ascii.append(high == 0 && low < 0x80 ? low : 0)
-        k += 2
+    switch Format.sniffPlist(data) {
+    case .binary?: return .binary
+    case .xml?: return .xml
+    case .openStep?: return .openStep
+    default:
+      var rest = data[...]
+      if rest.starts(with: [0xEF, 0xBB, 0xBF]) {
+        rest = rest.dropFirst(3)
+      } else if rest.starts(with: [0xFF, 0xFE]) || rest.starts(with: [0xFE, 0xFF]) {
+        // Keep the byte of each UTF-16 unit that holds ASCII; a zero stands in for the rest.
+        let bigEndian = rest.first == 0xFE
+        rest = rest.dropFirst(2)
+        var ascii = [UInt8]()
+        var k = rest.startIndex
+        while k + 1 < rest.endIndex, ascii.count < 16 {
+          let (high, low) = bigEndian ? (rest[k], rest[k + 1]) : (rest[k + 1], rest[k])
+          ascii.append(high == 0 && low < 0x80 ? low : 0)
+          k += 2
+        }
+        rest = Data(ascii)[...]
       }
-      rest = Data(ascii)[...]
-    }
-    guard let first = rest.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }),
-      rest[first] == UInt8(ascii: "<")
-    else { return .openStep }
-    // `<0fbd 7712>` (only hex digits and white space up to `>`) is OpenStep data;
-    // any tag (`<?xml`, `<plist`, `<dict/>`, `<date>`) has another character.
-    for byte in rest[rest.index(after: first)...].prefix(64) {
-      switch byte {
-      case UInt8(ascii: ">"): return .openStep
-      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-        UInt8(ascii: "A")...UInt8(ascii: "F"), 0x20, 0x09, 0x0A, 0x0D:
-        continue
-      default: return .xml
+      guard let first = rest.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }),
+        rest[first] == UInt8(ascii: "<")
+      else { return .openStep }
+      // `<0fbd 7712>` (only hex digits and white space up to `>`) is OpenStep data;
+      // any tag (`<?xml`, `<plist`, `<dict/>`, `<date>`) has another character.
+      for byte in rest[rest.index(after: first)...].prefix(64) {
+        switch byte {
+        case UInt8(ascii: ">"): return .openStep
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+          UInt8(ascii: "A")...UInt8(ascii: "F"), 0x20, 0x09, 0x0A, 0x0D:
+          continue
+        default: return .xml
+        }
       }
+      return .openStep
     }
-    return .openStep
   }
 }

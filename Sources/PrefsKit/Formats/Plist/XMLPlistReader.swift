@@ -23,13 +23,23 @@ import Foundation
 /// reads it; one with any other value stays a dictionary (Foundation would truncate it).
 ///
 /// Documents in another encoding than UTF-8 are left to Foundation (see ``canRead(_:)``).
+///
+/// The root dictionary of a large document is read in parts, on other threads
+/// (`XMLPlistReadAhead.swift`), as ``XMLReadAheadConfiguration`` says.
 struct XMLPlistReader {
   private let data: Data
   private let maxDepth: Int
+  private let duplicates: DuplicateKeys
+  private let readAhead: XMLReadAheadConfiguration
 
-  init(_ data: Data, maxDepth: Int) {
+  init(
+    _ data: Data, maxDepth: Int, duplicates: DuplicateKeys = .refused,
+    readAhead: XMLReadAheadConfiguration = XMLReadAheadConfiguration()
+  ) {
     self.data = data
     self.maxDepth = maxDepth
+    self.duplicates = duplicates
+    self.readAhead = readAhead
   }
 
   /// Whether the document is UTF-8 (no UTF-16 byte order mark or NUL bytes up front,
@@ -50,31 +60,17 @@ struct XMLPlistReader {
     return name == "utf-8" || name == "utf8"
   }
 
-  /// Below this size, one parser is quicker than starting threads.
-  static let minimumPartsSize = 1 << 20
-  /// More parsers gain little: the rest of a conversion is the larger part.
-  static let maximumParts = 4
-
   /// How many runs of the root dictionary the last read took from other threads.
   private(set) var runsTaken = 0
 
-  /// Reads the whole document. The root dictionary of a large document is read in
-  /// parts (see `XMLPlistParser.rootDictionary`). For tests: `parts`,
-  /// `minimumPartsSize`, `queue` (where the read-aheads run) and `awaitingReadAheads`
-  /// (wait for each read-ahead to start rather than read its entries here).
-  mutating func read(
-    parts: Int? = nil, minimumPartsSize: Int = minimumPartsSize, queue: DispatchQueue = .global(),
-    awaitingReadAheads: Bool = false, map: SourceMapBuilder? = nil
-  ) throws -> PrefValue {
+  /// Reads the whole document; `map` records where each value stands.
+  mutating func read(map: SourceMapBuilder? = nil) throws -> PrefValue {
     // The parser works on the input's own bytes: no copy of a large file.
     let data = self.data
     return try data.withUnsafeBytes { raw in
-      let parts =
-        raw.count < minimumPartsSize
-        ? 1 : parts ?? min(ProcessInfo.processInfo.activeProcessorCount, Self.maximumParts)
       var parser = XMLPlistParser(
-        raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, parts: parts, queue: queue,
-        awaitingReadAheads: awaitingReadAheads)
+        raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, duplicates: duplicates,
+        readAhead: readAhead, parts: readAhead.parts(forSize: raw.count))
       parser.map = map
       defer { runsTaken = parser.runsTaken }
       return try parser.read()
@@ -83,27 +79,28 @@ struct XMLPlistReader {
 }
 
 /// The parser behind ``XMLPlistReader``, over bytes that stay alive while it runs.
-private struct XMLPlistParser {
-  private let bytes: UnsafeBufferPointer<UInt8>
-  private var i = 0
-  private let maxDepth: Int
+struct XMLPlistParser {
+  let bytes: UnsafeBufferPointer<UInt8>
+  var i = 0
+  let maxDepth: Int
+  let duplicates: DuplicateKeys
   /// How many parsers may read the root dictionary at once, and where the others run.
-  private let parts: Int
-  private let queue: DispatchQueue
-  private let awaitingReadAheads: Bool
+  let parts: Int
+  let configuration: XMLReadAheadConfiguration
   /// How many runs were taken from the other parsers.
-  private(set) var runsTaken = 0
+  var runsTaken = 0
   /// Records where each value stands, when a source map is wanted.
   var map: SourceMapBuilder?
 
   init(
-    _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, parts: Int, queue: DispatchQueue, awaitingReadAheads: Bool
+    _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, duplicates: DuplicateKeys,
+    readAhead: XMLReadAheadConfiguration, parts: Int
   ) {
     self.bytes = bytes
     self.maxDepth = maxDepth
+    self.duplicates = duplicates
+    self.configuration = readAhead
     self.parts = parts
-    self.queue = queue
-    self.awaitingReadAheads = awaitingReadAheads
   }
 
   // MARK: Document
@@ -135,11 +132,11 @@ private struct XMLPlistParser {
 
   /// The element names a property list uses, recognised from their bytes so that no
   /// string is made per tag.
-  private enum Kind {
+  enum Kind {
     case plist, dict, array, key, string, `true`, `false`, integer, real, date, data, other
   }
 
-  private struct Tag {
+  struct Tag {
     var kind: Kind
     /// Where the name lies in the input.
     var name: Range<Int>
@@ -147,11 +144,11 @@ private struct XMLPlistParser {
     var start: Int
   }
 
-  private func name(_ tag: Tag) -> String {
+  func name(_ tag: Tag) -> String {
     String(decoding: UnsafeBufferPointer(rebasing: bytes[tag.name]), as: UTF8.self)
   }
 
-  private mutating func value(_ tag: Tag, depth: Int) throws -> PrefValue {
+  mutating func value(_ tag: Tag, depth: Int) throws -> PrefValue {
     guard let map else { return try plainValue(tag, depth: depth) }
     switch tag.kind {
     case .dict, .array:
@@ -166,7 +163,7 @@ private struct XMLPlistParser {
     }
   }
 
-  private mutating func plainValue(_ tag: Tag, depth: Int) throws -> PrefValue {
+  mutating func plainValue(_ tag: Tag, depth: Int) throws -> PrefValue {
     switch tag.kind {
     case .dict: return try dictionary(tag, depth: depth)
     case .array: return try array(tag, depth: depth)
@@ -185,7 +182,7 @@ private struct XMLPlistParser {
     }
   }
 
-  private mutating func array(_ tag: Tag, depth: Int) throws -> PrefValue {
+  mutating func array(_ tag: Tag, depth: Int) throws -> PrefValue {
     guard depth < maxDepth else {
       throw error("nesting deeper than \(maxDepth) arrays and dictionaries", at: tag.start)
     }
@@ -204,7 +201,7 @@ private struct XMLPlistParser {
     }
   }
 
-  private mutating func dictionary(_ tag: Tag, depth: Int) throws -> PrefValue {
+  mutating func dictionary(_ tag: Tag, depth: Int) throws -> PrefValue {
     guard depth < maxDepth else {
       throw error("nesting deeper than \(maxDepth) arrays and dictionaries", at: tag.start)
     }
@@ -217,13 +214,13 @@ private struct XMLPlistParser {
         break
       }
       let (key, keyStart, item) = try entry(depth: depth)
-      guard dict.insertNew(key, item) else { throw error("duplicate key '\(key)'", at: keyStart) }
+      try insert(key, item, at: keyStart, into: &dict)
     }
     return Self.dictionaryOrUID(dict)
   }
 
   /// A `<key>` and its value at the current position, in a dictionary at `depth`.
-  private mutating func entry(depth: Int) throws -> Entry {
+  mutating func entry(depth: Int) throws -> Entry {
     guard peek(UInt8(ascii: "<")) else {
       throw error("text inside <dict> where a <key> was expected")
     }
@@ -242,222 +239,24 @@ private struct XMLPlistParser {
 
   typealias Entry = (key: String, keyStart: Int, value: PrefValue)
 
+  func insert(_ key: String, _ item: PrefValue, at keyStart: Int, into dict: inout PrefDictionary) throws {
+    try duplicates.insert(
+      key, item, into: &dict, position: { .of(offset: keyStart, in: bytes) }, refusal: { error($0, at: keyStart) })
+  }
+
   /// CF reads a one-key CF$UID dictionary as a keyed-archive UID.
-  private static func dictionaryOrUID(_ dict: PrefDictionary) -> PrefValue {
+  static func dictionaryOrUID(_ dict: PrefDictionary) -> PrefValue {
     if dict.count == 1, case .integer(let n)? = dict["CF$UID"], n >= 0, n <= Int64(UInt32.max) {
       return .uid(UInt64(n))
     }
     return .dictionary(dict)
   }
 
-  // MARK: The root dictionary in parts
-
-  private mutating func rootValue(_ tag: Tag) throws -> PrefValue {
-    // (With `maxDepth` 0 the root itself is too deep, which `dictionary` reports.)
-    guard parts > 1, maxDepth > 0, tag.kind == .dict, !tag.selfClosing else { return try value(tag, depth: 0) }
-    map?.open(start: tag.start)
-    let value = try rootDictionary(tag)
-    if case .uid = value { map?.closeOpaque(end: i) } else { map?.close(end: i) }
-    return value
-  }
-
-  /// A run of root entries that a parser on another thread read ahead.
-  private struct Run {
-    var entries: [Entry] = []
-    /// Where it stopped: where the next run starts, or after the dictionary's close tag.
-    var end = 0
-    var closesDictionary = false
-    /// Where its entries stand, when a source map is built.
-    var map: SourceMap?
-  }
-
-  /// Reading one run ahead, from a guessed start, on another thread.
-  ///
-  /// Nothing ever waits for a run that has not started: the main parser then reads
-  /// those entries itself and the run, if it starts later, stops at once. So a busy
-  /// thread pool slows the read down but cannot block it.
-  private final class ReadAhead: @unchecked Sendable {
-    let start: Int
-    private enum State {
-      case waiting
-      case running(stopRequested: Bool)
-      case finished(Run?)
-      case abandoned
-    }
-    private var state = State.waiting
-    private let lock = NSLock()
-    private let done = DispatchSemaphore(value: 0)
-    private let begun = DispatchSemaphore(value: 0)
-
-    init(start: Int) { self.start = start }
-
-    /// On the other thread: whether to read, false once the main parser gave up on it.
-    func begin() -> Bool {
-      let begins = lock.withLock {
-        guard case .waiting = state else { return false }
-        state = .running(stopRequested: false)
-        return true
-      }
-      begun.signal()
-      return begins
-    }
-
-    /// On the other thread, between entries: whether to stop.
-    var shouldStop: Bool {
-      lock.withLock {
-        if case .running(let stopRequested) = state { return stopRequested }
-        return true
-      }
-    }
-
-    func finish(_ run: Run?) {
-      lock.withLock { state = .finished(run) }
-      done.signal()
-    }
-
-    /// The run, once read if it is being read; nil if it failed or never started.
-    /// (`awaitingStart`, for tests: wait for it to start.)
-    func take(awaitingStart: Bool = false) -> Run? {
-      if awaitingStart {
-        begun.wait()
-        begun.signal()
-      }
-      let started = lock.withLock {
-        switch state {
-        case .waiting, .abandoned:
-          state = .abandoned
-          return false
-        case .running, .finished:
-          return true
-        }
-      }
-      guard started else { return nil }
-      done.wait()
-      done.signal()
-      return lock.withLock {
-        if case .finished(let run) = state { return run }
-        return nil
-      }
-    }
-
-    /// Stops the run and, if it is being read and `waiting`, waits for it to let go of
-    /// the bytes.
-    func abandon(waiting: Bool = true) {
-      let running = lock.withLock {
-        switch state {
-        case .waiting:
-          state = .abandoned
-          return false
-        case .running:
-          state = .running(stopRequested: true)
-          return true
-        case .finished, .abandoned:
-          return false
-        }
-      }
-      if running, waiting {
-        done.wait()
-        done.signal()
-      }
-    }
-  }
-
-  /// The root dictionary, with parsers on other threads reading runs of it ahead.
-  ///
-  /// Each run starts at a guess: the first `<key>` at the start of a line after one
-  /// tab (how plist writers indent the root's keys) past an even share of the bytes.
-  /// The guess is checked by this parser: it takes a run only when its own reading
-  /// arrives exactly where the run starts, between two root entries; a guess inside
-  /// a comment, a CDATA section or a deeper dictionary is never arrived at, and this
-  /// parser reads on by itself. A run that meets an error is read again here, so every
-  /// error is the one a single parser reports.
-  private mutating func rootDictionary(_ tag: Tag) throws -> PrefValue {
-    var guesses: [Int] = []
-    for part in 1..<parts {
-      let target = max(i + (bytes.count - i) * part / parts, (guesses.last ?? i) + 1)
-      // A document without such lines is read by one parser.
-      guard let found = find("\n\t<key>", from: target, within: 1 << 16) else { continue }
-      guesses.append(found + 2)
-    }
-    let readAheads = guesses.map { ReadAhead(start: $0) }
-    // The bytes stay alive only while this parser runs: no read-ahead outlasts it.
-    defer { for readAhead in readAheads { readAhead.abandon() } }
-    nonisolated(unsafe) let template = self
-    for (k, readAhead) in readAheads.enumerated() {
-      let stop = k + 1 < readAheads.count ? readAheads[k + 1].start : nil
-      queue.async {
-        guard readAhead.begin() else { return }
-        var parser = template
-        readAhead.finish(parser.run(of: tag, from: readAhead.start, to: stop, for: readAhead))
-      }
-    }
-    var dict = PrefDictionary()
-    var next = 0
-    while true {
-      try skipMisc()
-      // A guess this parser went past was not between two root entries.
-      while next < readAheads.count, readAheads[next].start < i {
-        readAheads[next].abandon(waiting: false)
-        next += 1
-      }
-      if next < readAheads.count, readAheads[next].start == i {
-        next += 1
-        if let run = readAheads[next - 1].take(awaitingStart: awaitingReadAheads) {
-          runsTaken += 1
-          if let part = run.map { map?.append(part) }
-          for (key, keyStart, item) in run.entries {
-            guard dict.insertNew(key, item) else { throw error("duplicate key '\(key)'", at: keyStart) }
-          }
-          i = run.end
-          if run.closesDictionary { break }
-          continue
-        }
-      }
-      if starts("</") {
-        try closeTag(tag)
-        break
-      }
-      let (key, keyStart, item) = try entry(depth: 0)
-      guard dict.insertNew(key, item) else { throw error("duplicate key '\(key)'", at: keyStart) }
-    }
-    return Self.dictionaryOrUID(dict)
-  }
-
-  /// The root entries from `start` up to `stop` or the dictionary's close tag; nil on
-  /// any error, or when the entries do not end exactly at `stop` (a wrong guess).
-  private mutating func run(of tag: Tag, from start: Int, to stop: Int?, for readAhead: ReadAhead) -> Run? {
-    i = start
-    var run = Run()
-    // Each run records its entries in a map of its own, joined to the main one in order.
-    let builder = map.map { _ in SourceMapBuilder() }
-    map = builder
-    do {
-      while !readAhead.shouldStop {
-        try skipMisc()
-        if let stop, i >= stop {
-          guard i == stop else { return nil }
-          run.end = i
-          run.map = builder?.map
-          return run
-        }
-        if starts("</") {
-          try closeTag(tag)
-          run.end = i
-          run.closesDictionary = true
-          run.map = builder?.map
-          return run
-        }
-        run.entries.append(try entry(depth: 0))
-      }
-    } catch {}
-    return nil
-  }
-
   // MARK: Scalars
 
   /// Parses a scalar element's text: straight from the input when it is plain, else
   /// (references or CDATA) from the resolved text.
-  private mutating func scalar(
+  mutating func scalar(
     _ tag: Tag, _ parse: (XMLPlistParser, UnsafeBufferPointer<UInt8>, Tag) throws -> PrefValue
   ) throws -> PrefValue {
     if let range = try simpleText(of: tag) {
@@ -467,7 +266,7 @@ private struct XMLPlistParser {
     return try text.withUTF8 { try parse(self, $0, tag) }
   }
 
-  private func integer(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
+  func integer(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
     guard t.count <= TextForms.maxNumberLength else {
       throw error(TextForms.numberTooLong(t.count), at: tag.start)
     }
@@ -515,7 +314,7 @@ private struct XMLPlistParser {
     return .integer(exactly: magnitude)
   }
 
-  private func real(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
+  func real(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
     guard t.count <= TextForms.maxNumberLength else {
       throw error(TextForms.numberTooLong(t.count), at: tag.start)
     }
@@ -532,19 +331,18 @@ private struct XMLPlistParser {
       default: break
       }
     }
-    let shapeOK = trimmed.allSatisfy { b in
-      (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-")
-        || b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E")
-    }
     let digits = Substring(String(decoding: trimmed, as: UTF8.self))
-    guard shapeOK, let value = TextForms.parseReal(digits) else {
-      let reason = Double(digits) != nil ? "is out of range" : "is malformed"
+    guard let value = TextForms.parseReal(digits) else {
+      let reason =
+        TextForms.isDecimalReal(digits)
+        ? "is out of range"
+        : digits.lowercased().contains("0x") ? "is hexadecimal: a <real> is decimal" : "is malformed"
       throw error("<real> '\(String(decoding: t, as: UTF8.self))' \(reason)", at: tag.start)
     }
     return .real(value)
   }
 
-  private func date(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
+  func date(_ t: UnsafeBufferPointer<UInt8>, at tag: Tag) throws -> PrefValue {
     // Exactly YYYY-MM-DDThh:mm:ssZ, the only form Foundation reads.
     func digits(_ from: Int, _ count: Int) -> Int64? {
       var n: Int64 = 0
@@ -569,90 +367,25 @@ private struct XMLPlistParser {
     }
     let days = TextForms.daysFromCivil(year: year, month: month, day: day)
     let unix = days * 86400 + hour * 3600 + minute * 60 + second
-    return .date(
-      Date(timeIntervalSinceReferenceDate: Double(unix - TextForms.referenceEpochOffset)))
+    let date = Date(timeIntervalSinceReferenceDate: Double(unix - TextForms.referenceEpochOffset))
+    guard TextForms.isInDateRange(date) else {
+      throw error("<date> '\(String(decoding: t, as: UTF8.self))' is \(TextForms.dateRangeProblem)", at: tag.start)
+    }
+    return .date(date)
   }
 
-  private static let base64Table: [UInt8] = {
-    // 0...63: the sextet; 64: `=`; 65: white space; 255: not base64.
-    var table = [UInt8](repeating: 255, count: 256)
-    for (k, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
-      table[Int(c)] = UInt8(k)
-    }
-    table[Int(UInt8(ascii: "="))] = 64
-    for c in [0x20, 0x09, 0x0A, 0x0D] { table[c] = 65 }
-    return table
-  }()
-
-  private mutating func data(of tag: Tag) throws -> PrefValue {
+  mutating func data(of tag: Tag) throws -> PrefValue {
     if tag.selfClosing { return .data(Data()) }
     let start = i
     guard let end = find(UInt8(ascii: "<")) else {
       throw error("unterminated <data>", at: tag.start)
     }
-    let table = Self.base64Table
-    var out = Data(count: (end - start) / 4 * 3)
-    var length = 0
-    try out.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) in
-      let o = raw.bindMemory(to: UInt8.self)
-      try table.withUnsafeBufferPointer { table in
-        var quad: UInt32 = 0
-        var count = 0
-        var padding = 0
-        var position = start
-        while position < end {
-          // Whole groups of four plain base64 characters, the bulk of a <data>.
-          if count == 0, padding == 0, position + 4 <= end {
-            let a = table[Int(bytes[position])]
-            let b = table[Int(bytes[position + 1])]
-            let c = table[Int(bytes[position + 2])]
-            let d = table[Int(bytes[position + 3])]
-            if a | b | c | d < 64 {
-              let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-              o[length] = UInt8(truncatingIfNeeded: group >> 16)
-              o[length + 1] = UInt8(truncatingIfNeeded: group >> 8)
-              o[length + 2] = UInt8(truncatingIfNeeded: group)
-              length += 3
-              position += 4
-              continue
-            }
-          }
-          let b = bytes[position]
-          position += 1
-          var sextet = table[Int(b)]
-          switch sextet {
-          case 65: continue
-          case 255: throw error("byte 0x\(plistHex(b)) in <data> is not base64", at: position - 1)
-          case 64:
-            padding += 1
-            sextet = 0
-          default:
-            if padding > 0 { throw error("base64 continues after '=' padding", at: position - 1) }
-          }
-          quad = quad << 6 | UInt32(sextet)
-          count += 1
-          if count == 4 {
-            guard padding <= 2 else { throw error("too much '=' padding in <data>", at: position - 1) }
-            o[length] = UInt8(truncatingIfNeeded: quad >> 16)
-            length += 1
-            if padding < 2 {
-              o[length] = UInt8(truncatingIfNeeded: quad >> 8)
-              length += 1
-            }
-            if padding < 1 {
-              o[length] = UInt8(truncatingIfNeeded: quad)
-              length += 1
-            }
-            quad = 0
-            count = 0
-          }
-        }
-        guard count == 0 else {
-          throw error("base64 in <data> ends in the middle of a group", at: end)
-        }
-      }
+    let out: Data
+    do {
+      out = try Base64.decode(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    } catch {
+      throw self.error("<data>: \(error.message)", at: start + error.offset)
     }
-    out.count = length
     i = end
     try closeTag(tag)
     return .data(out)
@@ -662,7 +395,7 @@ private struct XMLPlistParser {
 
   /// The range of an element's text when it is plain (no references, no CDATA),
   /// consuming it and the close tag; `nil`, consuming nothing, otherwise.
-  private mutating func simpleText(of tag: Tag) throws -> Range<Int>? {
+  mutating func simpleText(of tag: Tag) throws -> Range<Int>? {
     if tag.selfClosing { return i..<i }
     guard let lt = try findTextEnd(), bytes[lt] == UInt8(ascii: "<"), !starts("<!", at: lt) else {
       return nil
@@ -675,7 +408,7 @@ private struct XMLPlistParser {
 
   /// The character data of a `<key>`, `<string>` or scalar element up to its close
   /// tag, with references and CDATA resolved.
-  private mutating func text(of tag: Tag) throws -> String {
+  mutating func text(of tag: Tag) throws -> String {
     if tag.selfClosing { return "" }
     // Nearly all text is plain: make the string straight from the input.
     if let lt = try findTextEnd(), bytes[lt] == UInt8(ascii: "<"), !starts("<!", at: lt) {
@@ -728,7 +461,7 @@ private struct XMLPlistParser {
 
   /// The next `<` or `&` from the current position. A control character other
   /// than tab, line feed and carriage return (XML 1.0 allows no other) is an error.
-  private func findTextEnd() throws -> Int? {
+  func findTextEnd() throws -> Int? {
     var p = i
     // Eight bytes at a time while none of them is `<`, `&` or below 0x20 (text is
     // most of a plist); the byte loop below then finds exactly which one it is.
@@ -750,19 +483,19 @@ private struct XMLPlistParser {
     return nil
   }
 
-  private static let ones: UInt64 = 0x0101_0101_0101_0101
-  private static let highs: UInt64 = 0x8080_8080_8080_8080
+  static let ones: UInt64 = 0x0101_0101_0101_0101
+  static let highs: UInt64 = 0x8080_8080_8080_8080
 
   /// Whether any byte of `word` is `<`, `&` or below 0x20 (the classic "has zero
   /// byte" and "has byte less than" bit tricks: exact about whether, not where).
   @inline(__always)
-  private static func mayEndText(_ word: UInt64) -> Bool {
+  static func mayEndText(_ word: UInt64) -> Bool {
     func hasZeroByte(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
     let below0x20 = (word &- ones &* 0x20) & ~word & highs != 0
     return below0x20 || hasZeroByte(word ^ (ones &* 0x3C)) || hasZeroByte(word ^ (ones &* 0x26))
   }
 
-  private mutating func reference(into buffer: inout [UInt8]) throws {
+  mutating func reference(into buffer: inout [UInt8]) throws {
     let start = i
     guard let semicolon = find(UInt8(ascii: ";")), semicolon - start <= 12 else {
       throw error("unknown entity reference ('&' must be written '&amp;')", at: start)
@@ -793,25 +526,74 @@ private struct XMLPlistParser {
   // MARK: Markup
 
   /// `<name attr="…">` or `<name/>` at the current position.
-  private mutating func openTag() throws -> Tag {
+  mutating func openTag() throws -> Tag {
     let start = i
     i += 1
     let nameStart = i
     while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
     guard i > nameStart else { throw error("malformed tag", at: start) }
     let name = nameStart..<i
-    // Attributes are not used by property lists; skip them, minding quotes.
-    if let end = XMLMarkup.firstUnquoted(
-      in: bytes, from: i, where: { $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "<") }),
-      bytes[end] == UInt8(ascii: ">")
-    {
-      i = end + 1
-      return Tag(kind: kind(name), name: name, selfClosing: bytes[end - 1] == UInt8(ascii: "/"), start: start)
+    func tag(selfClosing: Bool) -> Tag { Tag(kind: kind(name), name: name, selfClosing: selfClosing, start: start) }
+    // Nearly every tag has no attributes.
+    if peek(UInt8(ascii: ">")) {
+      i += 1
+      return tag(selfClosing: false)
     }
-    throw error("unterminated tag <\(String(decoding: bytes[name], as: UTF8.self))", at: start)
+    // Attributes are not used by property lists, but must be well-formed XML 1.0:
+    // `name="value"` after white space, each name once, no `<` in a value.
+    var attributes: [Range<Int>] = []
+    while true {
+      let spaceStart = i
+      while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+      guard i < bytes.count else { throw error("unterminated tag <\(self.name(tag(selfClosing: false)))", at: start) }
+      if bytes[i] == UInt8(ascii: ">") {
+        i += 1
+        return tag(selfClosing: false)
+      }
+      if starts("/>") {
+        i += 2
+        return tag(selfClosing: true)
+      }
+      guard i > spaceStart, isNameByte(bytes[i]), !isDigitOrDashOrDot(bytes[i]) else {
+        throw error("malformed tag <\(self.name(tag(selfClosing: false)))>: expected an attribute, '>' or '/>'")
+      }
+      let attributeStart = i
+      while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
+      let attribute = attributeStart..<i
+      let attributeName = String(decoding: bytes[attribute], as: UTF8.self)
+      if attributes.contains(where: { bytes[$0].elementsEqual(bytes[attribute]) }) {
+        throw error("attribute '\(attributeName)' is given twice", at: attributeStart)
+      }
+      attributes.append(attribute)
+      while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+      guard peek(UInt8(ascii: "=")) else {
+        throw error("attribute '\(attributeName)' has no value (XML needs name=\"value\")", at: attributeStart)
+      }
+      i += 1
+      while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+      guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") else {
+        throw error("the value of attribute '\(attributeName)' is not quoted", at: attributeStart)
+      }
+      let quote = bytes[i]
+      i += 1
+      while i < bytes.count, bytes[i] != quote {
+        if bytes[i] == UInt8(ascii: "<") {
+          throw error("'<' in the value of attribute '\(attributeName)'")
+        }
+        i += 1
+      }
+      guard i < bytes.count else {
+        throw error("unterminated value of attribute '\(attributeName)'", at: attributeStart)
+      }
+      i += 1
+    }
   }
 
-  private func kind(_ name: Range<Int>) -> Kind {
+  func isDigitOrDashOrDot(_ b: UInt8) -> Bool {
+    (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+  }
+
+  func kind(_ name: Range<Int>) -> Kind {
     func named(_ text: StaticString) -> Bool {
       name.count == text.utf8CodeUnitCount
         && memcmp(bytes.baseAddress! + name.lowerBound, text.utf8Start, name.count) == 0
@@ -831,7 +613,7 @@ private struct XMLPlistParser {
   }
 
   /// The close tag of `tag` at the current position (white space allowed before `>`).
-  private mutating func closeTag(_ tag: Tag) throws {
+  mutating func closeTag(_ tag: Tag) throws {
     let start = i
     guard starts("</") else { throw error("expected </\(name(tag))>") }
     i += 2
@@ -852,13 +634,17 @@ private struct XMLPlistParser {
 
   /// Skips white space, comments and processing instructions (and in the prolog the
   /// XML declaration and DOCTYPE).
-  private mutating func skipMisc(prolog: Bool = false) throws {
+  mutating func skipMisc(prolog: Bool = false) throws {
     while i < bytes.count {
       if isSpace(bytes[i]) {
         i += 1
       } else if starts("<!--") {
-        guard let end = find("-->", from: i + 4) else { throw error("unterminated comment") }
-        i = end + 3
+        // XML 1.0: `--` may stand in a comment only as part of its end, `-->`.
+        guard let dashes = find("--", from: i + 4) else { throw error("unterminated comment") }
+        guard dashes + 2 < bytes.count, bytes[dashes + 2] == UInt8(ascii: ">") else {
+          throw error("'--' inside a comment (XML allows it only in the closing '-->')", at: dashes)
+        }
+        i = dashes + 3
       } else if starts("<?") {
         guard let end = find("?>", from: i + 2) else {
           throw error("unterminated processing instruction")
@@ -872,7 +658,7 @@ private struct XMLPlistParser {
     }
   }
 
-  private mutating func doctype() throws {
+  mutating func doctype() throws {
     guard let end = XMLMarkup.firstUnquoted(in: bytes, from: i, where: XMLMarkup.endsDoctype) else {
       throw error("unterminated DOCTYPE")
     }
@@ -883,9 +669,9 @@ private struct XMLPlistParser {
 
   // MARK: Scanning
 
-  private func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+  func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 
-  private func isNameByte(_ b: UInt8) -> Bool {
+  func isNameByte(_ b: UInt8) -> Bool {
     (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z"))
       || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
       || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_")
@@ -893,9 +679,9 @@ private struct XMLPlistParser {
       || b == UInt8(ascii: ".") || b == UInt8(ascii: ":") || b >= 0x80
   }
 
-  private func peek(_ b: UInt8) -> Bool { i < bytes.count && bytes[i] == b }
+  func peek(_ b: UInt8) -> Bool { i < bytes.count && bytes[i] == b }
 
-  private func starts(_ text: StaticString, at position: Int? = nil) -> Bool {
+  func starts(_ text: StaticString, at position: Int? = nil) -> Bool {
     let p = position ?? i
     let n = text.utf8CodeUnitCount
     guard p + n <= bytes.count else { return false }
@@ -904,7 +690,7 @@ private struct XMLPlistParser {
     return true
   }
 
-  private func find(_ b: UInt8) -> Int? {
+  func find(_ b: UInt8) -> Int? {
     var p = i
     while p < bytes.count {
       if bytes[p] == b { return p }
@@ -913,7 +699,7 @@ private struct XMLPlistParser {
     return nil
   }
 
-  private func find(_ text: StaticString, from: Int, within limit: Int = .max) -> Int? {
+  func find(_ text: StaticString, from: Int, within limit: Int = .max) -> Int? {
     var p = from
     let first = text.utf8Start[0]
     let end = limit >= bytes.count - from ? bytes.count : from + limit
@@ -926,7 +712,7 @@ private struct XMLPlistParser {
 
   // MARK: Errors
 
-  private func error(_ message: String, at position: Int? = nil) -> PrefsError {
+  func error(_ message: String, at position: Int? = nil) -> PrefsError {
     PrefsError(.badInput, message, position: .of(offset: position ?? i, in: bytes))
   }
 }

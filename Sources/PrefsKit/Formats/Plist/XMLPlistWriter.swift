@@ -255,10 +255,8 @@ struct XMLPlistWriter {
     // The fraction goes, as Foundation and plistlib drop it: the second as written.
     let whole = t.rounded(.down)
     // Years 0001 to 9999: what Foundation's XML reader takes.
-    guard whole >= -63_113_904_000, whole < 252_423_993_600 else {
-      throw PrefsError(
-        .badInput, "date at \(plistPath(path)) is outside the years 1 to 9999 an XML plist can hold"
-      )
+    guard TextForms.dateRange.contains(whole) else {
+      throw PrefsError(.badInput, "date at \(plistPath(path)) is \(TextForms.dateRangeProblem)")
     }
     if whole != t {
       let text = TextForms.date(Date(timeIntervalSinceReferenceDate: whole))

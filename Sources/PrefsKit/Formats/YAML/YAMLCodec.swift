@@ -23,7 +23,8 @@ public struct YAMLCodec: FormatCodec {
     try data.withUnsafeBytes { raw in
       let stream = try YAMLEventStream(raw)
       var parser = YAMLParser(options: options, warnings: warnings)
-      return try parser.document(from: stream)
+      // Embedded data is a pass over the value read (house rule 7).
+      return try parser.embedded.collapse(try parser.document(from: stream))
     }
   }
 

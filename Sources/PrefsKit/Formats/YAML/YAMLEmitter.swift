@@ -16,8 +16,9 @@ final class YAMLEmitter {
   private let emitter: UnsafeMutablePointer<yaml_emitter_t>
   private let sink: Sink
   private let sortKeys: Bool
-  /// Show data holding JSON or a binary plist as a tagged collection (``EmbeddedData``).
-  private let expandData: Bool
+  /// Data holding JSON or a binary plist, shown as a tagged collection: what the pass
+  /// before writing found (``EmbeddedData/expansions(in:)``).
+  private let expansions: [Data: EmbeddedData.Expansion]
   /// Write ``SettingsDirective`` markers as `!replace` and `!delete` (a settings file).
   private let directives: Bool
   /// How deep inside such a collection the emitter is: its keys keep their order,
@@ -31,8 +32,8 @@ final class YAMLEmitter {
   /// An emitter writing into `writer`; `indent` (2 to 9 spaces), `flow` and `crlf`
   /// lay out fragments in the style of a document being patched.
   init(
-    writer: ByteWriter, sortKeys: Bool, expandData: Bool = false, directives: Bool = false, indent: Int = 2,
-    flow: Bool = false, crlf: Bool = false
+    writer: ByteWriter, sortKeys: Bool, expansions: [Data: EmbeddedData.Expansion] = [:], directives: Bool = false,
+    indent: Int = 2, flow: Bool = false, crlf: Bool = false
   ) throws {
     emitter = .allocate(capacity: 1)
     guard yaml_emitter_initialize(emitter) == 1 else {
@@ -41,7 +42,7 @@ final class YAMLEmitter {
     }
     sink = Sink(writer)
     self.sortKeys = sortKeys
-    self.expandData = expandData
+    self.expansions = expansions
     self.directives = directives
     self.flow = flow
     yaml_emitter_set_output(
@@ -168,7 +169,7 @@ final class YAMLEmitter {
       guard let text = TextForms.exactDate(d) else { throw Self.refusal(of: d) }
       try scalar(text, tag: Self.timestampTag, style: YAML_PLAIN_SCALAR_STYLE)
     case .data(let d):
-      if expandData, let (kind, embedded) = EmbeddedData.expand(d) {
+      if let (kind, embedded) = expansions[d] {
         embeddedDepth += 1
         defer { embeddedDepth -= 1 }
         return try node(embedded, tag: kind.yamlTag)
@@ -222,13 +223,11 @@ final class YAMLEmitter {
     }
   }
 
-  /// Why a date has no YAML timestamp: only years 0000-9999 fit its form, and some
-  /// fractions of a second no decimal text reads back exactly.
+  /// Why a date has no YAML timestamp: outside ``TextForms/dateRange``, or `-0.0`.
   private static func refusal(of date: Date) -> PrefsError {
     let text = TextForms.date(date)
-    let utf8 = Array(text.utf8)
-    guard utf8.count >= 20, (0x30...0x39).contains(utf8[0]), utf8[4] == UInt8(ascii: "-") else {
-      return PrefsError(.badInput, "date \(text) is outside the years 0000-9999 that YAML timestamps can hold")
+    guard TextForms.isInDateRange(date) else {
+      return PrefsError(.badInput, "date \(text) is \(TextForms.dateRangeProblem)")
     }
     return PrefsError(.badInput, "date \(text) has no exact ISO 8601 form")
   }

@@ -42,9 +42,13 @@ struct YAMLParser {
     var items: [PrefValue] = []
     var dict = PrefDictionary()
     var merges: [PrefDictionary] = []
+    /// Whether a merge key (`<<`) was given: a second one is a duplicate key.
+    var hasMergeKey = false
+    /// A sequence that is the value of a merge key: its items must be mappings.
+    var isMergeSources = false
     var key: PendingKey? = nil
     /// Keys whose null value was dropped: a later copy is still a duplicate.
-    var droppedKeys: Set<String> = []
+    var droppedKeys: Set<ScalarKey> = []
     /// `!json`/`!plist`: the collection stands for the data it encodes to.
     var embedded: EmbeddedData.Kind? = nil
 
@@ -63,6 +67,11 @@ struct YAMLParser {
   }
 
   private var anchors: [String: Anchored] = [:]
+  /// The `!json`/`!plist` structures met, left as placeholders for the pass after reading.
+  let embedded = EmbeddedData.Placeholders()
+  /// Anchors of collections still being read: an alias to one would repeat a node
+  /// that is not finished (the old node of that name is already replaced).
+  private var openAnchors: [String: Int] = [:]
   private var expansion = 0
   /// Records where each value stands, when a source map is wanted.
   var map: SourceMapBuilder?
@@ -95,7 +104,8 @@ struct YAMLParser {
 
   // MARK: Documents
 
-  /// Reads exactly one document from the stream.
+  /// Reads exactly one document from the stream; `!json`/`!plist` structures are left
+  /// as placeholders for ``EmbeddedData/Placeholders/collapse(_:)`` (on ``embedded``).
   mutating func document(from stream: YAMLEventStream) throws -> PrefValue {
     var event = try stream.next()
     guard event.pointee.type == YAML_STREAM_START_EVENT else {
@@ -154,7 +164,12 @@ struct YAMLParser {
 
       case YAML_ALIAS_EVENT:
         let name = string(event.pointee.data.alias.anchor)
-        guard let anchored = anchors[name] else { throw at.error("unknown alias *\(name)") }
+        guard let anchored = anchors[name] else {
+          if openAnchors[name, default: 0] > 0 {
+            throw at.error("alias *\(name) inside the node that anchor &\(name) is defining (a recursive alias)")
+          }
+          throw at.error("unknown alias *\(name)")
+        }
         expansion = expansion.addingSaturating(anchored.count)
         guard expansion <= options.maxAliasExpansion else {
           throw at.error(
@@ -200,10 +215,16 @@ struct YAMLParser {
           isMapping
           ? event.pointee.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
           : event.pointee.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+        let isMergeSources = !isMapping && !stack.isEmpty && stack[stack.count - 1].isMergeValuePending
         stack.append(
           Frame(
-            isMapping: isMapping, isFlow: isFlow, start: at, anchor: anchor.map(string), embedded: embedded,
-            replaces: replaces))
+            isMapping: isMapping, isFlow: isFlow, start: at, anchor: anchor.map(string), isMergeSources: isMergeSources,
+            embedded: embedded, replaces: replaces))
+        if let name = stack[stack.count - 1].anchor {
+          // An alias inside this node must not reach the node the name stood for before.
+          anchors[name] = nil
+          openAnchors[name, default: 0] += 1
+        }
         if let map {
           // (A `!json`/`!plist` collection is closed as one opaque value.)
           map.open(start: offsets.byteOffset(event.pointee.start_mark), flags: anchor == nil ? [] : .anchored)
@@ -220,16 +241,19 @@ struct YAMLParser {
           done = .value(.array(frame.items))
         }
         if let kind = frame.embedded, case .value(let value) = done {
-          do {
-            done = .value(.data(try EmbeddedData.bytes(value, kind: kind)))
-          } catch let error as PrefsError {
-            throw frame.start.error("\(kind.yamlTag) value cannot be encoded: \(error.message)")
-          }
+          let start = frame.start
+          done = .value(
+            embedded.placeholder(for: value, kind: kind) {
+              start.error("\(kind.yamlTag) value cannot be encoded: \($0)")
+            })
         }
         if frame.replaces, case .value(let value) = done {
           done = .value(SettingsDirective.marker(.replace(value), position: frame.start.position))
         }
-        if let anchor = frame.anchor { anchors[anchor] = Anchored(node: done, count: count, height: height) }
+        if let anchor = frame.anchor {
+          anchors[anchor] = Anchored(node: done, count: count, height: height)
+          openAnchors[anchor, default: 1] -= 1
+        }
         if let map {
           // A flow collection ends at its bracket; a block one at its last value
           // (libyaml's end mark lies past the comments and blank lines after it).
@@ -259,13 +283,21 @@ struct YAMLParser {
     guard frame.isMapping else {
       switch node {
       case .value(let value): frame.items.append(value)
-      case .null: try dropNull(at: at, what: "a sequence item")
+      case .null:
+        // Both named loaders refuse a null among merged mappings; dropping it would merge nothing.
+        if frame.isMergeSources {
+          throw at.error("a merge key (<<) takes a mapping or a sequence of mappings, not null")
+        }
+        try dropNull(at: at, what: "a sequence item")
       }
       return
     }
     guard let pending = frame.key else {
       // A key.
       if isMergeKey {
+        // `<<` twice: the second would silently lose to the first.
+        guard !frame.hasMergeKey else { throw at.error(DuplicateKeys.message("<<")) }
+        frame.hasMergeKey = true
         frame.key = .merge(at)
         return
       }
@@ -286,7 +318,9 @@ struct YAMLParser {
         throw at.error(SettingsDirective.reservedKeyError())
       }
       // Duplicates of kept keys show when the value is added; dropped ones here.
-      if !frame.droppedKeys.isEmpty, frame.droppedKeys.contains(key) { throw at.error("duplicate key '\(key)'") }
+      if !frame.droppedKeys.isEmpty, frame.droppedKeys.contains(ScalarKey(key)) {
+        throw at.error(DuplicateKeys.message(key))
+      }
       frame.key = .key(key, at)
       return
     }
@@ -297,11 +331,14 @@ struct YAMLParser {
     case .key(let key, let keyMark):
       switch node {
       case .value(let value):
-        guard frame.dict.insertNew(key, value) else { throw keyMark.error("duplicate key '\(key)'") }
+        try DuplicateKeys(options, warnings: warnings).insert(
+          key, value, into: &frame.dict, position: { keyMark.position }, refusal: { keyMark.error($0) })
       case .null:
-        if frame.dict.contains(key) { throw keyMark.error("duplicate key '\(key)'") }
+        if frame.dict.contains(key), !options.allowDuplicateKeys {
+          throw keyMark.error(DuplicateKeys.message(key))
+        }
         try dropNull(at: at, what: "the value of '\(key)'", keyMark: keyMark)
-        frame.droppedKeys.insert(key)
+        frame.droppedKeys.insert(ScalarKey(key))
       }
     }
   }
@@ -343,7 +380,7 @@ struct YAMLParser {
   private func merged(_ frame: Frame) -> PrefDictionary {
     var result = PrefDictionary()
     for source in frame.merges {
-      for (key, value) in source where !frame.droppedKeys.contains(key) {
+      for (key, value) in source where !frame.droppedKeys.contains(ScalarKey(key)) {
         result.insertNew(key, value)
       }
     }
@@ -440,14 +477,17 @@ struct YAMLParser {
       guard case .scalar(let v) = reading(), v.kind == .integer else { throw unfit("an integer") }
       return .value(v)
     case .float:
-      switch reading() {
-      case .scalar(.real(let r)): return .value(.real(r))
-      case .scalar(.integer(let n)):
-        return .value(.real(TextForms.parseReal(Substring(text())) ?? Double(n)))
-      case .scalar(.unsignedInteger(let n)):
-        return .value(.real(TextForms.parseReal(Substring(text())) ?? Double(n)))
-      default: throw unfit("a real")
+      let reading = reading()
+      if case .scalar(.real(let r)) = reading { return .value(.real(r)) }
+      // Decimal integer text of any length is a real's text too (`!!float
+      // 18446744073709551616`); `0x10` and `0o17` are not (YAML 1.1 drops `_`).
+      var decimal = text()
+      if options.yamlVersion == .v1_1 { decimal.removeAll { $0 == "_" } }
+      if let real = TextForms.parseReal(Substring(decimal)) { return .value(.real(real)) }
+      if TextForms.isDecimalReal(Substring(decimal)), case .invalid(let problem) = reading {
+        throw at.error("\(problem): \(text())")
       }
+      throw unfit("a real")
     case .bool:
       guard case .scalar(.bool(let b)) = reading() else { throw unfit("a bool") }
       return .value(.bool(b))
@@ -455,14 +495,18 @@ struct YAMLParser {
       guard reading() == .null else { throw unfit("null") }
       return .null
     case .timestamp:
-      if case .scalar(.date(let d))? = YAMLResolver.timestamp(bytes) { return .value(.date(d)) }
-      if let d = TextForms.parseDate(text().trimmingCharacters(in: .whitespaces)) { return .value(.date(d)) }
-      throw unfit("a timestamp")
+      // Only the timestamp pattern: `…T21:59` or a lower-case `z` are no timestamps.
+      switch YAMLResolver.timestamp(bytes) {
+      case .scalar(.date(let d))?: return .value(.date(d))
+      case .invalid(let problem)?: throw at.error("\(problem): \(text())")
+      default: throw unfit("a timestamp")
+      }
     case .binary:
-      // Base64 may be broken over lines.
-      let compact = bytes.filter { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
-      guard let data = Data(base64Encoded: Data(compact)) else { throw unfit("base64") }
-      return .value(.data(data))
+      do {
+        return .value(.data(try Base64.decode(bytes)))
+      } catch {
+        throw unfit("base64 (\(error.message))")
+      }
     case .uid:
       switch reading() {
       case .scalar(.integer(let n)) where n >= 0: return .value(.uid(UInt64(n)))

@@ -25,14 +25,15 @@ enum YAMLParts {
     _ value: PrefValue, to writer: ByteWriter, sortKeys: Bool, expandData: Bool, directives: Bool = false,
     parts: Int? = nil, minimumSize: Int = minimumSize
   ) throws {
-    // Embedded data is only expanded while it is written, so its size and its strings
-    // are not known here. (Counting processors reads /proc: only for a large document.)
+    // Embedded data shown as structure is not in the size estimates of the parts: one
+    // emitter writes it. (Counting processors reads /proc: only for a large document.)
     guard !expandData, !directives, case .dictionary(let dictionary) = value, dictionary.count > 1,
       let slices = split(
         dictionary, sortKeys: sortKeys, minimumSize: minimumSize,
         into: { parts ?? min(ProcessInfo.processInfo.activeProcessorCount, maximumParts) })
     else {
-      return try YAMLEmitter(writer: writer, sortKeys: sortKeys, expandData: expandData, directives: directives)
+      let expansions = expandData ? EmbeddedData.expansions(in: value) : [:]
+      return try YAMLEmitter(writer: writer, sortKeys: sortKeys, expansions: expansions, directives: directives)
         .document(value)
     }
     // Only the first part's thread touches the output writer.

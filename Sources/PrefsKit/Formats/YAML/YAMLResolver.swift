@@ -218,6 +218,8 @@ enum YAMLResolver {
         if body.count == 1 { return .scalar(.integer(0)) }
         guard text[(i + 1)...].allSatisfy({ ($0 >= 0x30 && $0 <= 0x37) || $0 == UInt8(ascii: "_") })
         else { return .string }
+        // `0_`, `-0__`: PyYAML drops the underscores and reads what is left, `0`.
+        if text[(i + 1)...].allSatisfy({ $0 == UInt8(ascii: "_") }) { return .scalar(.integer(0)) }
         return integer(digits: text[(i + 1)...], radix: 8, negative: negative, underscores: true)
       }
       return integer(digits: body, radix: 10, negative: negative, underscores: true)
@@ -459,8 +461,11 @@ enum YAMLResolver {
   }
 
   private static func date(_ text: String) -> YAMLPlainReading {
-    guard let d = TextForms.parseDate(text) else { return .invalid("invalid date") }
-    return .scalar(.date(d))
+    switch TextForms.readDate(text) {
+    case .date(let d): return .scalar(.date(d))
+    case .malformed: return .invalid("invalid date")
+    case .outOfRange: return .invalid("date \(TextForms.dateRangeProblem)")
+    }
   }
 
   // MARK: Quoting (the writer)
@@ -484,6 +489,64 @@ enum YAMLResolver {
     {
       let stripped = bytes.filter { $0 != UInt8(ascii: "_") }
       if stripped.withUnsafeBufferPointer({ resolve($0, version: .v1_2) }) != .string { return true }
+    }
+    return matchesRuamelNumber(bytes)
+  }
+
+  /// Whether ruamel.yaml's YAML 1.2 resolver (the 1.2 loader the contract names)
+  /// takes the text for a number: its patterns allow a sign before `0o`/`0x`/`0b`
+  /// and `_` anywhere among digits, so it reads `-0o17` as an integer and fails to
+  /// load `-_`, `0o_` or `+.__`. Such strings are quoted, whatever they convert to.
+  static func matchesRuamelNumber(_ s: Bytes) -> Bool {
+    let n = s.count
+    var i = 0
+    if i < n, s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-") { i += 1 }
+    guard i < n else { return false }
+    let underscore = UInt8(ascii: "_")
+    func nonEmpty(from start: Int, _ allowed: (UInt8) -> Bool) -> Bool {
+      start < n && s[start...].allSatisfy(allowed)
+    }
+    // Integers: [-+]?0b[0-1_]+, [-+]?0o?[0-7_]+, [-+]?[0-9_]+, [-+]?0x[0-9a-fA-F_]+.
+    if s[i] == UInt8(ascii: "0"), i + 1 < n {
+      switch s[i + 1] {
+      case UInt8(ascii: "b"): if nonEmpty(from: i + 2, { $0 == 0x30 || $0 == 0x31 || $0 == underscore }) { return true }
+      case UInt8(ascii: "o"):
+        if nonEmpty(from: i + 2, { ($0 >= 0x30 && $0 <= 0x37) || $0 == underscore }) { return true }
+      case UInt8(ascii: "x"): if nonEmpty(from: i + 2, { isHex($0) || $0 == underscore }) { return true }
+      default: break
+      }
+    }
+    if nonEmpty(from: i, { isDigit($0) || $0 == underscore }) { return true }
+    // Reals: [-+]?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)? (with a point or an
+    // exponent), [-+]?\.[0-9_]+([eE][-+]?[0-9]+)?.
+    var j = i
+    func skipDigits() -> Int {
+      let start = j
+      while j < n, isDigit(s[j]) || s[j] == underscore { j += 1 }
+      return j - start
+    }
+    func exponent(required: Bool) -> Bool {
+      guard j < n else { return !required }
+      guard s[j] == UInt8(ascii: "e") || s[j] == UInt8(ascii: "E") else { return false }
+      j += 1
+      if j < n, s[j] == UInt8(ascii: "+") || s[j] == UInt8(ascii: "-") { j += 1 }
+      let start = j
+      while j < n, isDigit(s[j]) { j += 1 }
+      return j > start && j == n
+    }
+    if isDigit(s[j]) {
+      _ = skipDigits()
+      guard j < n else { return false }
+      if s[j] == UInt8(ascii: ".") {
+        j += 1
+        _ = skipDigits()
+        return exponent(required: false)
+      }
+      return exponent(required: true)
+    }
+    if s[j] == UInt8(ascii: ".") {
+      j += 1
+      return skipDigits() > 0 && exponent(required: false)
     }
     return false
   }
