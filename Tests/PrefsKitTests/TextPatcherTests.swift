@@ -357,4 +357,9 @@ import Testing
     let value = try document.value.setting(.integer(77), at: ["objectVersion"])
     #expect(throws: PrefsError.self) { try document.patched(to: value) }
   }
+
+  @Test func yamlOffsetsCountBytesPastNonASCIITextAndAByteOrderMark() throws {
+    #expect(try patch("café: 1\nnaïve: été\nz: 2\n", .yaml, set("z", .integer(3))) == "café: 1\nnaïve: été\nz: 3\n")
+    #expect(try patch("\u{FEFF}a: 1\nb: ü\n", .yaml, set("b", .string("v"))) == "\u{FEFF}a: 1\nb: v\n")
+  }
 }

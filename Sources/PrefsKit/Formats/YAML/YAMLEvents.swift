@@ -122,7 +122,10 @@ struct YAMLOffsets {
     self.bytes = bytes
     let bom = bytes.map { $0.starts(with: [0xEF, 0xBB, 0xBF]) } ?? false
     start = bom ? 3 : 0
-    isASCII = bytes.map { !$0.contains { $0 >= 0x80 } || ($0.count == 3 && bom) } ?? true
+    isASCII =
+      bytes.map { raw in
+        UTF8Text.isASCII(UnsafeBufferPointer(rebasing: raw.assumingMemoryBound(to: UInt8.self)[(bom ? 3 : 0)...]))
+      } ?? true
     byte = start
   }
 
