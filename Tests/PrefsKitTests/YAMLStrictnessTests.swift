@@ -45,6 +45,12 @@ import Testing
     #expect(
       failure("{<<: [~]}", options)?.contains("a merge key (<<) takes a mapping or a sequence of mappings") == true)
     #expect(failure("x: &x {a: 1}\ny: {<<: [*x, null]}\n", options)?.contains("not null") == true)
+    // Also through an alias of a list that lost its null.
+    #expect(failure("x: &x {a: 1}\nl: &l [*x, ~]\ny: {<<: *l}\n", options)?.contains("not null (through *l)") == true)
+    // The list itself, used as a list, is fine.
+    #expect(throws: Never.self) {
+      try YAMLCodec().read(Data("l: &l [1, ~]\nm: *l\n".utf8), options: options, warnings: Warnings())
+    }
   }
 
   @Test func integerTextOutside64BitsIsARealUnderTheFloatTag() throws {

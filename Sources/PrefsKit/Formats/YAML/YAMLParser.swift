@@ -28,6 +28,9 @@ struct YAMLParser {
     /// How many levels of collections it holds (0 for a scalar), counted against the
     /// depth limit wherever an alias repeats it.
     var height: Int
+    /// A sequence that lost a null under `--drop-nulls`: merged through an alias
+    /// (`<<: *list`), it would merge less than it says, which both loaders refuse.
+    var droppedNull = false
   }
 
   private struct Frame {
@@ -46,6 +49,8 @@ struct YAMLParser {
     var hasMergeKey = false
     /// A sequence that is the value of a merge key: its items must be mappings.
     var isMergeSources = false
+    /// A sequence item that was null was dropped (`--drop-nulls`).
+    var droppedNull = false
     var key: PendingKey? = nil
     /// Keys whose null value was dropped: a later copy is still a duplicate.
     var droppedKeys: Set<ScalarKey> = []
@@ -179,6 +184,9 @@ struct YAMLParser {
         // An alias repeats its whole node here: its levels nest below the open ones,
         // except a merged (`<<`) mapping's own level, whose entries join the open one.
         let merging = !stack.isEmpty && stack[stack.count - 1].isMergeValuePending
+        if merging, anchored.droppedNull {
+          throw at.error("a merge key (<<) takes a mapping or a sequence of mappings, not null (through *\(name))")
+        }
         guard stack.count + anchored.height - (merging ? 1 : 0) <= options.maxDepth else {
           throw at.error(
             "nesting deeper than \(options.maxDepth) levels (alias *\(name) holds \(anchored.height) levels)")
@@ -251,7 +259,7 @@ struct YAMLParser {
           done = .value(SettingsDirective.marker(.replace(value), position: frame.start.position))
         }
         if let anchor = frame.anchor {
-          anchors[anchor] = Anchored(node: done, count: count, height: height)
+          anchors[anchor] = Anchored(node: done, count: count, height: height, droppedNull: frame.droppedNull)
           openAnchors[anchor, default: 1] -= 1
         }
         if let map {
@@ -289,6 +297,7 @@ struct YAMLParser {
           throw at.error("a merge key (<<) takes a mapping or a sequence of mappings, not null")
         }
         try dropNull(at: at, what: "a sequence item")
+        frame.droppedNull = true
       }
       return
     }
