@@ -362,4 +362,24 @@ import Testing
     #expect(try patch("café: 1\nnaïve: été\nz: 2\n", .yaml, set("z", .integer(3))) == "café: 1\nnaïve: été\nz: 3\n")
     #expect(try patch("\u{FEFF}a: 1\nb: ü\n", .yaml, set("b", .string("v"))) == "\u{FEFF}a: 1\nb: v\n")
   }
+
+  @Test func aLargeDocumentIsCheckedInTheEntriesThatChanged() throws {
+    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
+    let filler = String(repeating: "x", count: 200)
+    for i in 0..<25_000 {
+      text += "\t<key>k\(i)</key>\n\t<dict>\n\t\t<key>s</key>\n\t\t<string>\(filler)</string>\n\t</dict>\n"
+    }
+    text += "</dict>\n</plist>\n"
+    #expect(text.utf8.count > TextDocument.wholeCheckLimit)
+    let out = try patch(text, .xml) { value in
+      value = try value.setting(.integer(1), at: ["k7", "n"])
+      value = try value.setting(.string("top"), at: ["added"])
+      value = try value.removing(at: ["k9"])
+    }
+    #expect(
+      out.contains(
+        "\t\t<string>\(filler)</string>\n\t\t<key>n</key>\n\t\t<integer>1</integer>\n\t</dict>\n\t<key>k8</key>"))
+    #expect(out.hasSuffix("\t<key>added</key>\n\t<string>top</string>\n</dict>\n</plist>\n"))
+    #expect(!out.contains("<key>k9</key>"))
+  }
 }

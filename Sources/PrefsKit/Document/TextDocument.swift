@@ -160,12 +160,15 @@ public struct TextDocument: Sendable {
   static let wholeCheckLimit = 4 << 20
 
   /// Whether the root entries the patcher changed inside read as `expected` has them;
-  /// nil when the document is checked whole (small, YAML, changed in other ways).
+  /// nil when the document is checked whole (small, YAML, UTF-16, or with an entry
+  /// written whole).
   private func readsBackInParts(_ bytes: [UInt8], _ patcher: TextPatcher, as expected: PrefValue) throws
     -> Bool?
   {
+    // Entries added or removed at the top level are whole lines the format's own writer
+    // wrote (or took away); what changed inside an entry is read back.
     guard text.count > Self.wholeCheckLimit, format != .yaml, case .utf8 = encoding, patcher.rewrites.isEmpty,
-      !patcher.patchedRootEntries.isEmpty, let expected = expected.dictionaryValue
+      let expected = expected.dictionaryValue
     else { return nil }
     for (key, old) in patcher.patchedRootEntries {
       let range = patcher.newRange(of: old)
