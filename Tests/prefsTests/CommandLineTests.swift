@@ -1,0 +1,111 @@
+import Foundation
+import PrefsTestSupport
+import Testing
+
+@testable import prefs
+
+/// The typed option table: arity, value kinds checked while parsing, completion kinds,
+/// and options spelled alike in the verbs that share them.
+@Suite struct CommandLineTests {
+  let sample = TestSupport.packageRoot.appendingPathComponent("Samples/UserSettings.yaml").path
+
+  @Test func everyOptionWithAValueHasAKindAndEveryFlagHasNone() {
+    for command in Commands.all {
+      for option in command.accepted {
+        #expect((option.arity == .flag) == (option.valueName == nil), "\(command.name) \(option.name)")
+      }
+    }
+  }
+
+  @Test func anEqualsSignWithoutANameIsAUsageError() throws {
+    let result = try TestSupport.prefs(["convert", "--=json", sample])
+    #expect(result.status == 64)
+    #expect(result.stdout == "")
+    #expect(result.stderr.hasPrefix("prefs: error: '--=json' names no option\n"))
+  }
+
+  @Test(arguments: ["-inf", "-1.5", "-INF", "-1e3"])
+  func aNegativeRealAfterATypeWordIsAValue(value: String) throws {
+    let store = try TestFolder()
+    let write = try TestSupport.prefs(["write", "d", "k", "-float", value], store: store.url)
+    #expect(write.status == 0, "\(write.stderr)")
+    let type = try TestSupport.prefs(["read-type", "d", "k"], store: store.url)
+    #expect(type.stdout == "Type is float\n")
+  }
+
+  /// `-nan` reaches the value reader (which has no negative NaN), not the option table.
+  @Test func minusNaNIsAValueToo() throws {
+    let store = try TestFolder()
+    let write = try TestSupport.prefs(["write", "d", "k", "-float", "-nan"], store: store.url)
+    #expect(write.status == 65)
+    #expect(write.stderr == "prefs: error: '-nan' is not a real number\n")
+  }
+
+  @Test func valuesAreCheckedWhileParsingWithTheNearestName() throws {
+    let format = try TestSupport.prefs(["convert", sample, "--to", "jsn"])
+    #expect(format.status == 64)
+    #expect(format.stderr.hasPrefix("prefs: error: unknown format 'jsn'; did you mean 'json'?\n"))
+    let far = try TestSupport.prefs(["convert", sample, "--to", "toml"])
+    #expect(far.stderr.hasPrefix("prefs: error: unknown format 'toml'\n"))
+    let version = try TestSupport.prefs(["convert", sample, "--yaml-version", "1.3"])
+    #expect(version.status == 64)
+    #expect(version.stderr.hasPrefix("prefs: error: option '--yaml-version' takes 1.2, 1.1, not '1.3'"))
+    let seconds = try TestSupport.prefs(["capture", "d", "--for", "soon"])
+    #expect(seconds.status == 64)
+    #expect(seconds.stderr.hasPrefix("prefs: error: option '--for' takes a number of seconds, not 'soon'\n"))
+  }
+
+  @Test(arguments: ["convert", "export", "get", "capture"])
+  func everyVerbWithOneOutputTakesTheSameFormatSpellings(verb: String) throws {
+    let command = try #require(Commands.named(verb))
+    let spellings = Set(command.accepted.flatMap(\.spellings))
+    #expect(spellings.isSuperset(of: ["--to", "--format", "-f"]))
+  }
+
+  @Test func convertAndExportAcceptEachOthersSpelling() throws {
+    let converted = try TestSupport.prefs(["convert", sample, "--format", "json", "--compact"])
+    #expect(converted.status == 0, "\(converted.stderr)")
+    #expect(converted.stdout.hasPrefix("{\""))
+    let store = try TestFolder()
+    _ = try TestSupport.prefs(["write", "d", "k", "-int", "1"], store: store.url)
+    let exported = try TestSupport.prefs(["export", "d", "--to", "json", "--compact"], store: store.url)
+    #expect(exported.stdout == #"{"k":1}"# + "\n")
+    let short = try TestSupport.prefs(["export", "d", "-f", "json", "--compact"], store: store.url)
+    #expect(short.stdout == exported.stdout)
+  }
+
+  @Test func exportWithAFileNameForASecondDomainSaysToUseO() throws {
+    let store = try TestFolder()
+    _ = try TestSupport.prefs(["write", "d", "k", "-int", "1"], store: store.url)
+    let result = try TestSupport.prefs(["export", "d", "out.plist"], in: store.url, store: store.url)
+    #expect(result.status == 64)
+    #expect(
+      result.stderr.hasPrefix(
+        "prefs: error: 'out.plist' is neither a domain nor a file to export; the file to write is given with -o\n"
+          + "hint: to write the export to it: prefs export d -o out.plist\n"))
+    #expect(!FileManager.default.fileExists(atPath: store.path("out.plist")))
+  }
+
+  /// `--schema <TAB>` offers the built-in schemas and files, in every shell.
+  @Test func schemaCompletesBuiltInNamesAndFiles() throws {
+    let bash = try TestSupport.prefs(["completions", "bash"]).stdout
+    #expect(bash.contains(#"--schema) COMPREPLY=($(compgen -W "user-settings" -- "$cur") $(compgen -f -- "$cur"))"#))
+    let zsh = try TestSupport.prefs(["completions", "zsh"]).stdout
+    #expect(zsh.contains("'--schema[") && zsh.contains(":schema:_prefs_schemas'"))
+    #expect(zsh.contains("schemas=(user-settings)"))
+    let fish = try TestSupport.prefs(["completions", "fish"]).stdout
+    #expect(fish.contains("-l schema -r -F -a 'user-settings'"))
+    if let shell = TestSupport.executable(named: "bash") {
+      let folder = try TestFolder()
+      try folder.write("us.yaml", "a: 1\n")
+      let driver = """
+        \(bash)
+        COMP_WORDS=(prefs lint x --schema u); COMP_CWORD=4; COMPREPLY=(); _prefs; echo "${COMPREPLY[*]}"
+        """
+      let result = try TestSupport.run(
+        URL(fileURLWithPath: "/bin/sh"),
+        ["-c", "cd \"$0\" && exec \"$1\" -c \"$2\"", folder.url.path, shell.path, driver])
+      #expect(result.stdout == "user-settings us.yaml\n")
+    }
+  }
+}
