@@ -109,3 +109,32 @@ import Testing
     }
   }
 }
+
+/// `-data` takes hex, `--type data` base64; a text is never turned into other bytes.
+@Suite struct DataOnTheCommandLineTests {
+  @Test func hexAndBase64EachTakeTheirOwnAndRefuseTheOther() throws {
+    let store = try TestFolder()
+    func write(_ arguments: [String]) throws -> TestSupport.ProcessResult {
+      try TestSupport.prefs(["write", "d", "k"] + arguments, store: store.url)
+    }
+    #expect(try write(["-data", "0a1b"]).status == 0)
+    #expect(try TestSupport.prefs(["read", "d", "k"], store: store.url).stdout == "0a1b\n")
+    #expect(try write(["--type", "data", "AAE="]).status == 0)
+    #expect(try TestSupport.prefs(["read", "d", "k"], store: store.url).stdout == "0001\n")
+
+    let both = try write(["--type", "data", "0a1b"])
+    #expect(both.status == 65)
+    #expect(
+      both.stderr
+        == "prefs: error: '0a1b' reads both as hex and as base64, which --type data takes\n"
+        + "hint: for the bytes 0a1b in hex, give -data 0a1b; for what it means in base64, "
+        + "give those bytes in hex: -data d1ad5b\n")
+    let base64 = try write(["-data", "AAE="])
+    #expect(base64.status == 65)
+    #expect(
+      base64.stderr
+        == "prefs: error: 'AAE=' is not hex data (0a1b2c…), which -data takes\n"
+        + "hint: it reads as base64: give base64 with --type data\n")
+    #expect(try TestSupport.prefs(["read", "d", "k"], store: store.url).stdout == "0001\n")
+  }
+}

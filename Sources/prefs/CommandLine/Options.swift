@@ -101,7 +101,9 @@ extension Options {
     help: "Replace a domain file that does not parse, keeping a copy of it as FILE.bak.")
   static let type = OptionSpec(
     "type", long: ["type"], short: ["t"], arity: .one, kind: .typeName,
-    help: "The value's type: \(ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", ")).")
+    help:
+      "The value's type: \(ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", ")) (data in base64; -data takes hex)."
+  )
   /// The type `--type` names, or a usage error listing the types.
   static func typeName(_ text: String) throws -> ValueText.TypeName {
     guard let type = ValueText.TypeName.named(text) else {
