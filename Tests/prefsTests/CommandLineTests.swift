@@ -138,3 +138,34 @@ import Testing
     #expect(try TestSupport.prefs(["read", "d", "k"], store: store.url).stdout == "0001\n")
   }
 }
+
+/// File names that are not UTF-8 open as given: argv's bytes, not Swift's repaired text.
+@Suite struct RawFileNameTests {
+  /// Runs `script` in a scratch folder with `$P` the built binary and `$N` the
+  /// name `bad<0xFF>name.yaml`, holding `a: 1`.
+  func run(_ script: String) throws -> TestSupport.ProcessResult {
+    let folder = try TestFolder()
+    let setup = #"cd "$0" && P="$1" && N="$(printf 'bad\377name.yaml')" && printf 'a: 1\n' > "$N" && "#
+    return try TestSupport.run(
+      URL(fileURLWithPath: "/bin/sh"), ["-c", setup + script, folder.url.path, TestSupport.prefsBinary.path])
+  }
+
+  @Test func aNameWithByteFFIsReadAndWritten() throws {
+    let converted = try run(#""$P" convert "$N" --to json --compact"#)
+    #expect(converted.status == 0, "\(converted.stderr)")
+    #expect(converted.stdout == #"{"a":1}"# + "\n")
+    let edited = try run(#""$P" set "$N" a 2 && cat "$N""#)
+    #expect(edited.status == 0, "\(edited.stderr)")
+    #expect(edited.stdout == "a: 2\n")
+    let written = try run(
+      #""$P" convert "$N" -o "$(printf 'out\377.json')" && test -f "$(printf 'out\377.json')" && ls | wc -l"#)
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(written.stdout.trimmingCharacters(in: .whitespaces) == "2\n")
+  }
+
+  @Test func aMissingNameIsShownWithItsByte() throws {
+    let result = try run(#""$P" convert "$(printf 'no\377name.yaml')""#)
+    #expect(result.status == 66)
+    #expect(result.stderr == "prefs: error: no\\xFFname.yaml: no such file\n")
+  }
+}
