@@ -218,3 +218,49 @@ import Testing
     #expect(found == [], "use .enabled(if:) with a reason, or try #require")
   }
 }
+
+/// `make install` strips the binary, which still runs, and the manual names every
+/// file it installs.
+@Suite struct InstallTests {
+  @Test(.enabled(if: TestSupport.executable(named: "make") != nil, "make is not on the PATH"))
+  func installStripsTheBinaryAndTheManualNamesEveryInstalledFile() throws {
+    let root = try TestFolder()
+    let make = try #require(TestSupport.executable(named: "make"))
+    let result = try TestSupport.run(
+      make,
+      [
+        "-s", "-C", TestSupport.packageRoot.path, "install-files", "PREFS=\(TestSupport.prefsBinary.path)",
+        "DESTDIR=\(root.url.path)", "PREFIX=/usr",
+      ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let binary = root.url.appendingPathComponent("usr/bin/prefs")
+    let installed = try #require(FileManager.default.attributesOfItem(atPath: binary.path)[.size] as? Int)
+    let built = try #require(
+      FileManager.default.attributesOfItem(atPath: TestSupport.prefsBinary.path)[.size] as? Int)
+    #expect(installed < built, "installed \(installed) bytes of \(built)")
+    if let readelf = TestSupport.executable(named: "readelf") {
+      let sections = try TestSupport.run(readelf, ["-S", binary.path])
+      #expect(!sections.stdout.contains(".debug_info"))
+      #expect(!sections.stdout.contains(".symtab"))
+    } else {
+      print("note: readelf is not installed; the size alone shows the stripping")
+    }
+    #expect(try TestSupport.run(binary, ["--version"]).stdout.hasPrefix("prefs "))
+
+    let files = try #require(FileManager.default.enumerator(atPath: root.url.path)?.compactMap { $0 as? String })
+    let installedFiles = files.filter { name in
+      var isFolder: ObjCBool = false
+      FileManager.default.fileExists(atPath: root.path(name), isDirectory: &isFolder)
+      return !isFolder.boolValue
+    }
+    #expect(installedFiles.count == 5)
+    let fileSection = HelpAndManualTests.manual.components(separatedBy: ".Sh FILES\n").last ?? ""
+    for name in installedFiles {
+      let path = "PREFIX/" + name.dropFirst("usr/".count)
+      #expect(fileSection.contains(".It Pa \(path)\n"), "the manual's FILES lacks \(path)")
+    }
+    for loader in ["bash-completion", "fpath", "vendor_completions.d"] {
+      #expect(fileSection.contains(loader))
+    }
+  }
+}
