@@ -23,7 +23,7 @@ enum GetValue {
     arguments: [fileArgument, keyPathArgument],
     options: [Options.to, Options.output, Options.from, Options.yamlVersion, Options.defaultsDir],
     examples: [
-      ("prefs get Samples/Items.yaml items.0.name", "Print the first item's name."),
+      ("prefs get Samples/UserSettings.yaml ringtone", "Print one value (Chimes)."),
       ("prefs get Samples/UserSettings.plist isAccountPrivate --to json", "Print a value as JSON."),
     ],
     run: run)
