@@ -44,7 +44,7 @@ enum ValueKind: Sendable, Equatable {
   /// A shell pattern matched against key paths.
   case keyGlob
   /// One of these words.
-  case choice([String], placeholder: String)
+  case choice([String], placeholder: String, noun: String)
   /// Any text; `placeholder` names it.
   case text(placeholder: String)
 
@@ -59,7 +59,7 @@ enum ValueKind: Sendable, Equatable {
     case .schema: "SCHEMA"
     case .seconds: "SECONDS"
     case .keyGlob: "KEY-GLOB"
-    case .choice(_, let placeholder): placeholder
+    case .choice(_, let placeholder, _): placeholder
     case .text(let placeholder): placeholder
     }
   }
@@ -73,7 +73,7 @@ enum ValueKind: Sendable, Equatable {
     case .path: .files
     case .directory: .directories
     case .schema: .schemasOrFiles
-    case .choice(let words, _): .words(words)
+    case .choice(let words, _, _): .words(words)
     }
   }
 
@@ -94,11 +94,13 @@ enum ValueKind: Sendable, Equatable {
       guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
         throw PrefsError(.usage, "option '\(spelled)' takes a number of seconds, not '\(text)'")
       }
-    case .choice(let words, _):
+    case .choice(let words, _, let noun):
       guard words.contains(text) else {
         var error = PrefsError(
-          .usage, "option '\(spelled)' takes \(words.joined(separator: ", ")), not '\(text)'")
-        if let guess = Suggestions.closest(to: text, among: words) { error.message += "; did you mean '\(guess)'?" }
+          .usage, "unknown \(noun) '\(text)'", hints: ["choices: \(words.joined(separator: ", "))"])
+        if let guess = Suggestions.closest(to: text, among: words, maximum: 1) {
+          error.message += "; did you mean '\(guess)'?"
+        }
         throw error
       }
     case .none, .path, .directory, .schema, .keyGlob, .text:

@@ -27,13 +27,14 @@ enum Options {
   static let dropNulls = OptionSpec(
     "drop-nulls", long: ["drop-nulls"], help: "Leave YAML/JSON nulls out, with a warning, instead of failing.")
   static let color = OptionSpec(
-    "color", long: ["color"], arity: .one, kind: .choice(ColorChoice.allCases.map(\.rawValue), placeholder: "WHEN"),
+    "color", long: ["color"], arity: .one,
+    kind: .choice(ColorChoice.allCases.map(\.rawValue), placeholder: "WHEN", noun: "colour choice"),
     help: "Colour output: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never.")
   /// Options every command takes, also before the command's name.
   static let global = [color]
   static let yamlVersion = OptionSpec(
     "yaml-version", long: ["yaml-version"], arity: .one,
-    kind: .choice(YAMLVersion.allCases.map(\.rawValue), placeholder: "VERSION"),
+    kind: .choice(YAMLVersion.allCases.map(\.rawValue), placeholder: "VERSION", noun: "YAML version"),
     help: "Resolve plain YAML scalars as YAML 1.2 (default) or 1.1 (yes/no are booleans, 0755 is octal).")
 }
 
