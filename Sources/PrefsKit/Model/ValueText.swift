@@ -41,7 +41,8 @@ public enum ValueText {
       switch text.lowercased() {
       case "inf", "+inf", ".inf", "infinity": return .real(.infinity)
       case "-inf", "-.inf", "-infinity": return .real(-.infinity)
-      case "nan", ".nan": return .real(.nan)
+      // NaN has no sign worth keeping: `-float -nan` is NaN, as `-float nan` is.
+      case "nan", ".nan", "-nan", "+nan": return .real(.nan)
       default:
         guard let real = TextForms.parseReal(Substring(text)) else { throw refuse("a real number") }
         return .real(real)
