@@ -33,7 +33,7 @@ enum ArgumentParser {
         }
         value = arguments[k]
       }
-      try option.kind.check(value, spelled: spelled)
+      result.typed[option.name, default: []].append(try option.kind.parse(value, spelled: spelled))
       result.values[option.name, default: []].append(value)
       result.sequence.append(.option(name: option.name, value: value))
     }

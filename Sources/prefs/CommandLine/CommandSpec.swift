@@ -77,9 +77,10 @@ enum ValueKind: Sendable, Equatable {
     }
   }
 
-  /// Checks `text` while parsing, so that a wrong value is a usage error naming its
-  /// option, with a did-you-mean where the kind has a list of names.
-  func check(_ text: String, spelled: String) throws {
+  /// Reads `text` while parsing, so that a wrong value is a usage error naming its
+  /// option, with a did-you-mean where the kind has a list of names; returns the
+  /// value typed.
+  func parse(_ text: String, spelled: String) throws -> OptionValue {
     switch self {
     case .format(let writable):
       guard let format = Format.named(text) else { throw Format.unknown(text, writableOnly: writable) }
@@ -88,12 +89,14 @@ enum ValueKind: Sendable, Equatable {
           .usage, "\(format.name) can be read but not written",
           hints: ["formats that can be written: \(Format.namesList(writableOnly: true))"])
       }
+      return .format(format)
     case .typeName:
-      _ = try Options.typeName(text)
+      return .type(try Options.typeName(text))
     case .seconds:
       guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
         throw PrefsError(.usage, "option '\(spelled)' takes a number of seconds, not '\(text)'")
       }
+      return .seconds(seconds)
     case .choice(let words, _, let noun):
       guard words.contains(text) else {
         var error = PrefsError(
@@ -103,10 +106,19 @@ enum ValueKind: Sendable, Equatable {
         }
         throw error
       }
+      return .text(text)
     case .none, .path, .directory, .schema, .keyGlob, .text:
-      break
+      return .text(text)
     }
   }
+}
+
+/// An option's value as parsing read it, by its kind.
+enum OptionValue: Sendable, Equatable {
+  case text(String)
+  case format(Format)
+  case type(ValueText.TypeName)
+  case seconds(Double)
 }
 
 /// One option of the command table: every spelling, its arity, the kind of its
@@ -212,6 +224,8 @@ struct ParsedArguments: Sendable {
   var sequence: [Token] = []
   /// The names of the options the command declares.
   var declared: Set<String> = []
+  /// The values typed by their option's kind, by canonical name, in order given.
+  var typed: [String: [OptionValue]] = [:]
 
   /// One element of ``sequence``.
   enum Token: Sendable, Equatable {
@@ -222,6 +236,21 @@ struct ParsedArguments: Sendable {
   func has(_ option: OptionSpec) -> Bool { values[option.name] != nil }
   func value(_ option: OptionSpec) -> String? { values[option.name]?.last }
   func all(_ option: OptionSpec) -> [String] { values[option.name] ?? [] }
+  /// The format an option of kind `.format` names.
+  func format(_ option: OptionSpec) -> Format? {
+    guard case .format(let format)? = typed[option.name]?.last else { return nil }
+    return format
+  }
+  /// The type an option of kind `.typeName` names.
+  func typeName(_ option: OptionSpec) -> ValueText.TypeName? {
+    guard case .type(let type)? = typed[option.name]?.last else { return nil }
+    return type
+  }
+  /// The number of seconds an option of kind `.seconds` gives.
+  func seconds(_ option: OptionSpec) -> Double? {
+    guard case .seconds(let seconds)? = typed[option.name]?.last else { return nil }
+    return seconds
+  }
   /// Whether the command takes `option` at all.
   func declares(_ option: OptionSpec) -> Bool { declared.contains(option.name) }
 }

@@ -39,24 +39,12 @@ enum Options {
 }
 
 extension ParsedArguments {
-  /// `--from`, checked against the format table.
-  func inputFormat() throws -> Format? {
-    guard let name = value(Options.from) else { return nil }
-    guard let format = Format.named(name) else { throw Format.unknown(name) }
-    return format
-  }
+  /// `--from`: the format parsing read from the format table.
+  func inputFormat() throws -> Format? { format(Options.from) }
 
-  /// `--to` (or another option naming an output format), checked against the table.
-  func outputFormat(_ option: OptionSpec = Options.to) throws -> Format? {
-    guard let name = value(option) else { return nil }
-    guard let format = Format.named(name) else { throw Format.unknown(name, writableOnly: true) }
-    guard format.isWritable else {
-      throw PrefsError(
-        .usage, "\(format.name) can be read but not written",
-        hints: ["formats that can be written: \(Format.namesList(writableOnly: true))"])
-    }
-    return format
-  }
+  /// `--to` (or another option naming an output format): parsing checked that it
+  /// can be written.
+  func outputFormat(_ option: OptionSpec = Options.to) throws -> Format? { format(option) }
 
   /// The reading options: `--drop-nulls`, `--yaml-version`.
   func readOptions() throws -> ReadOptions {
@@ -64,11 +52,9 @@ extension ParsedArguments {
     options.dropNulls = has(Options.dropNulls)
     // Commands that move YAML into other formats say what YAML 1.1 tools read otherwise.
     options.warnsOfYAMLAmbiguities = declares(Options.quiet) && !has(Options.quiet)
-    if let version = value(Options.yamlVersion) {
-      guard let parsed = YAMLVersion(rawValue: version) else {
-        throw PrefsError(.usage, "unknown YAML version '\(version)'", hints: ["versions: 1.2, 1.1"])
-      }
-      options.yamlVersion = parsed
+    // Parsing checked the version against `YAMLVersion`.
+    if let version = value(Options.yamlVersion).flatMap(YAMLVersion.init(rawValue:)) {
+      options.yamlVersion = version
     }
     return options
   }

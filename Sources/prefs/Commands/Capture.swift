@@ -61,13 +61,7 @@ enum Capture {
       }
     } else {
       guard !domains.isEmpty else { throw ArgumentParser.usageError("missing argument DOMAIN", spec) }
-      var seconds: Double?
-      if let text = arguments.value(duration) {
-        guard let value = Double(text), value >= 0, value.isFinite else {
-          throw ArgumentParser.usageError("--for takes a number of seconds, not '\(text)'", spec)
-        }
-        seconds = value
-      }
+      let seconds = arguments.seconds(duration)
       old = try domains.map(readSettled)
       try watch(domains, baseline: old, seconds: seconds, console: console)
     }

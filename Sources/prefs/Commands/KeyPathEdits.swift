@@ -70,7 +70,7 @@ enum SetValue {
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    let type = try arguments.value(Options.type).map(Options.typeName)
+    let type = arguments.typeName(Options.type)
     let text = arguments.positionals[2]
     let typed = try type.map { try ValueText.parse(text, as: $0) }
     let path = PrefKeyPath.parse(arguments.positionals[1])
