@@ -10,7 +10,7 @@ RELEASE := -c release --product prefs --static-swift-stdlib
 # Seconds each fuzz target runs for.
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test-deps build demo demo-run test bench fuzz install uninstall format lint-format clean
+.PHONY: all deps test-deps build demo demo-run test bench fuzz install install-files uninstall format lint-format clean
 
 all: build
 
@@ -81,13 +81,20 @@ bench: deps
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh $(FUZZ_TARGETS)
 
-# Installs the binary, the manual page and the shell completions under PREFIX.
+# Installs the binary, the manual page and the shell completions under PREFIX; the
+# manual's FILES section names each of these paths and how each shell loads its file.
 install: build
+	@$(MAKE) --no-print-directory install-files
+
+# The installation of a built binary (PREFS=...): stripped of its debugging
+# information (install -s), then run once to show that it still works.
+install-files:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	install -m 755 $(PREFS) $(DESTDIR)$(PREFIX)/bin/prefs
+	install -s -m 755 $(PREFS) $(DESTDIR)$(PREFIX)/bin/prefs
+	$(DESTDIR)$(PREFIX)/bin/prefs --version >/dev/null
 	install -m 644 man/prefs.1 $(DESTDIR)$(PREFIX)/share/man/man1/prefs.1
 	$(PREFS) completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/prefs
 	$(PREFS) completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_prefs

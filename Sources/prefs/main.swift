@@ -51,4 +51,6 @@ func runPrefs(_ commandLine: [String], console: Console) -> Int32 {
 signal(SIGPIPE, SIG_IGN)
 // Ctrl-C or a stop request during a write leaves no temporary file behind.
 AtomicFile.removeTemporariesOnSignals()
-exit(runPrefs(Array(CommandLine.arguments.dropFirst()), console: Console()))
+// The arguments as given: a file name that is not UTF-8 keeps its bytes (see RawPath).
+let arguments = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { RawPath.argument($0) } }
+exit(runPrefs(arguments, console: Console()))

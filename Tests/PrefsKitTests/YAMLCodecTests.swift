@@ -640,7 +640,7 @@ extension YAMLCodecTests {
       ),
       (
         "a: b\n\tc: d\n",
-        "2:1: found a tab character that violates indentation (while scanning a plain scalar at line 1, column 4)"
+        "2:1: tabs cannot indent YAML; use spaces"
       ),
       ("a: x\u{0}y\n", "1:5: control characters are not allowed (0x0)"),
     ]

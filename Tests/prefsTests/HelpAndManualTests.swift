@@ -122,6 +122,145 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("changes.yaml").path))
   }
 
+  /// Every sample a help example or the manual names is shipped (`prefs help get`
+  /// once named a Samples/Items.yaml that does not exist).
+  @Test func everySampleTheExamplesNameExists() throws {
+    let texts = Commands.all.flatMap { $0.examples.map(\.0) } + [Self.manual, Self.readme]
+    let names = Set(
+      texts.flatMap { text in
+        text.split(whereSeparator: { " \n`'\"()".contains($0) }).filter { $0.hasPrefix("Samples/") }
+          .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: ".,;:")) }
+      })
+    #expect(names.contains("Samples/UserSettings.yaml"))
+    for name in names where !name.hasSuffix("/") {
+      #expect(
+        FileManager.default.fileExists(atPath: TestSupport.packageRoot.appendingPathComponent(name).path),
+        "\(name) is named by an example but does not exist")
+    }
+  }
+
+  /// The manual says how YAML 1.2 reads dates, 0755 and 1.10, and it is so.
+  @Test func theManualSaysHowPlainDatesAndVersionNumbersRead() throws {
+    #expect(Self.manual.contains("release: 2024-01-01 No is the date 2024-01-01T00:00:00Z"))
+    #expect(Self.manual.contains(".Li 1.10\nis the real 1.1"))
+    #expect(Self.manual.contains(".Li 0755\nis the integer 755"))
+    #expect(!Self.readme.contains("`0755` in YAML | — | — | PyYAML reads `false`, `true`, `493` | strings"))
+    let result = try TestSupport.prefs(
+      ["convert", "-", "--to", "json", "--compact"], input: Data("release: 2024-01-01\nv: 1.10\nmode: 0755\n".utf8))
+    #expect(result.stdout == #"{"release":{"$date":"2024-01-01T00:00:00Z"},"v":1.1,"mode":755}"# + "\n")
+  }
+
+  static let readme =
+    (try? String(contentsOf: TestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+
+  /// The README's examples that show their output: each `$ prefs …` line of a
+  /// ```sh block, and the lines after it up to the next `$ ` line or comment.
+  static func readmeExamples() -> [(command: String, output: String)] {
+    var examples: [(command: String, output: String)] = []
+    var inBlock = false
+    var current: (command: String, output: [String])?
+    func finish() {
+      if let example = current, !example.output.isEmpty {
+        examples.append((example.command, example.output.joined(separator: "\n") + "\n"))
+      }
+      current = nil
+    }
+    for line in readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+      if line.hasPrefix("```") {
+        finish()
+        inBlock = line == "```sh"
+      } else if inBlock, line.hasPrefix("$ ") || line.hasPrefix("#") || line.isEmpty || line.hasPrefix("prefs ") {
+        finish()
+        if line.hasPrefix("$ prefs ") {
+          // A trailing comment explains the command; it is not part of it.
+          let command = line.dropFirst(2).replacingOccurrences(
+            of: #"\s+#\s.*$"#, with: "", options: .regularExpression)
+          current = (command, [])
+        }
+      } else if inBlock, current != nil {
+        current?.output.append(line)
+      }
+    }
+    return examples
+  }
+
+  /// What each README example runs against: files in the scratch home, and domains
+  /// in its store (`~/.config`, shown in the README as /home/ada's).
+  static let readmeFixtures: [String: (files: [String: String], domains: [String: String])] = [
+    "prefs diff before.plist after.yaml": (
+      [
+        "before.yaml": "isAccountPrivate: true\nitems:\n- name: a\n- name: b\nringtone: Chimes\n",
+        "after.yaml": "isAccountPrivate: \"false\"\nitems:\n- name: a\n- name: b\n- name: x\n",
+      ], [:]
+    ),
+    "prefs lint com.example.app --schema user-settings": ([:], ["com.example.app": "isAccountPrivate: \"false\"\n"]),
+    "prefs lint settings.yaml": (["settings.yaml": "username: ada\nringtone: Chimes\nsound: off\n"], [:]),
+    "prefs convert Samples/Items.plist --expand-data": ([:], [:]),
+    "prefs apply settings.yaml --dry-run": (
+      [
+        "settings.yaml":
+          "com.example.app:\n  ringtone: Waves\n  window:\n    width: 1024\n-g:\n  AppleLocale: en_GB\n"
+      ],
+      [
+        "com.example.app": "ringtone: Chimes\nwindow:\n  height: 600\n",
+        "NSGlobalDomain": "AppleLocale: en_US\n",
+      ]
+    ),
+  ]
+
+  /// Examples whose output cannot be produced by running the line as it stands.
+  static let readmeExamplesNotRun: [String: String] = [
+    "prefs capture com.example.app -o changes.yaml": "it watches until Ctrl-C, and its line goes to a terminal"
+  ]
+
+  /// Runs every README example that shows its output, in a scratch home holding its
+  /// fixture, and compares what it prints (an output ending in … is a beginning).
+  @Test func theReadmeExamplesPrintWhatTheReadmeShows() throws {
+    let examples = Self.readmeExamples()
+    var ran: Set<String> = []
+    defer { #expect(ran == Set(Self.readmeFixtures.keys), "README examples run") }
+    for (command, shown) in examples {
+      if Self.readmeExamplesNotRun[command] != nil { continue }
+      guard let fixture = Self.readmeFixtures[command] else {
+        Issue.record("no fixture for the README example '\(command)'")
+        continue
+      }
+      ran.insert(command)
+      let home = try TestFolder()
+      try FileManager.default.copyItem(
+        at: TestSupport.packageRoot.appendingPathComponent("Samples"), to: home.url.appendingPathComponent("Samples"))
+      var environment = ProcessInfo.processInfo.environment
+      environment["HOME"] = home.url.path
+      environment["XDG_CONFIG_HOME"] = nil
+      environment["XDG_STATE_HOME"] = nil
+      environment["PREFS_DEFAULTS_DIR"] = nil
+      environment["NO_COLOR"] = "1"
+      environment["PATH"] =
+        TestSupport.prefsBinary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
+      try FileManager.default.createDirectory(
+        at: home.url.appendingPathComponent(".config"), withIntermediateDirectories: true)
+      for (name, text) in fixture.files { try home.write(name, text) }
+      if fixture.files["before.yaml"] != nil {
+        _ = try TestSupport.run(
+          TestSupport.prefsBinary, ["convert", home.path("before.yaml"), "-o", home.path("before.plist")])
+      }
+      for (domain, text) in fixture.domains {
+        let source = try home.write("\(domain).source.yaml", text)
+        let imported = try TestSupport.run(
+          TestSupport.prefsBinary, ["import", domain, source], environment: environment)
+        #expect(imported.status == 0, "\(imported.stderr)")
+      }
+      let result = try TestSupport.run(
+        URL(fileURLWithPath: "/bin/sh"), ["-c", "cd \"$HOME\" && " + command], environment: environment)
+      let printed = (result.stdout + result.stderr).replacingOccurrences(of: home.url.path, with: "/home/ada")
+      if shown.hasSuffix("…\n") {
+        #expect(printed.hasPrefix(String(shown.dropLast(2))), "\(command)")
+      } else {
+        #expect(printed == shown, "\(command)")
+      }
+    }
+  }
+
   @Test(arguments: ["bash", "zsh", "fish"])
   func completionScriptsParseInTheirShells(shell: String) throws {
     let script = try TestSupport.prefs(["completions", shell])
@@ -218,5 +357,51 @@ import Testing
       }
     }
     #expect(found == [], "use .enabled(if:) with a reason, or try #require")
+  }
+}
+
+/// `make install` strips the binary, which still runs, and the manual names every
+/// file it installs.
+@Suite struct InstallTests {
+  @Test(.enabled(if: TestSupport.executable(named: "make") != nil, "make is not on the PATH"))
+  func installStripsTheBinaryAndTheManualNamesEveryInstalledFile() throws {
+    let root = try TestFolder()
+    let make = try #require(TestSupport.executable(named: "make"))
+    let result = try TestSupport.run(
+      make,
+      [
+        "-s", "-C", TestSupport.packageRoot.path, "install-files", "PREFS=\(TestSupport.prefsBinary.path)",
+        "DESTDIR=\(root.url.path)", "PREFIX=/usr",
+      ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let binary = root.url.appendingPathComponent("usr/bin/prefs")
+    let installed = try #require(FileManager.default.attributesOfItem(atPath: binary.path)[.size] as? Int)
+    let built = try #require(
+      FileManager.default.attributesOfItem(atPath: TestSupport.prefsBinary.path)[.size] as? Int)
+    #expect(installed < built, "installed \(installed) bytes of \(built)")
+    if let readelf = TestSupport.executable(named: "readelf") {
+      let sections = try TestSupport.run(readelf, ["-S", binary.path])
+      #expect(!sections.stdout.contains(".debug_info"))
+      #expect(!sections.stdout.contains(".symtab"))
+    } else {
+      print("note: readelf is not installed; the size alone shows the stripping")
+    }
+    #expect(try TestSupport.run(binary, ["--version"]).stdout.hasPrefix("prefs "))
+
+    let files = try #require(FileManager.default.enumerator(atPath: root.url.path)?.compactMap { $0 as? String })
+    let installedFiles = files.filter { name in
+      var isFolder: ObjCBool = false
+      FileManager.default.fileExists(atPath: root.path(name), isDirectory: &isFolder)
+      return !isFolder.boolValue
+    }
+    #expect(installedFiles.count == 5)
+    let fileSection = HelpAndManualTests.manual.components(separatedBy: ".Sh FILES\n").last ?? ""
+    for name in installedFiles {
+      let path = "PREFIX/" + name.dropFirst("usr/".count)
+      #expect(fileSection.contains(".It Pa \(path)\n"), "the manual's FILES lacks \(path)")
+    }
+    for loader in ["bash-completion", "fpath", "vendor_completions.d"] {
+      #expect(fileSection.contains(loader))
+    }
   }
 }

@@ -75,7 +75,7 @@ import Testing
     )
   }
 
-  @Test func aDomainIsLintedThroughItsFileAndThePlatformIsNamed() throws {
+  @Test func aDomainIsLintedThroughItsFileAndThePlatformIsNamedOnlyWhenTheReadingsDiffer() throws {
     let store = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: store) }
     _ = try TestSupport.prefs(["write", "com.example.app", "isAccountPrivate", "-int", "1"], store: store)
@@ -83,10 +83,37 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.stdout == "prefs: error: \(store.path)/com.example.app.plist:5:2: isAccountPrivate: stored as integer 1; "
-        + "on Linux the app reads true (fallback); on macOS it reads true\n")
+        + "the app reads true (on Linux, as its fallback)\n")
+    _ = try TestSupport.prefs(["write", "com.example.app", "isAccountPrivate", "-int", "0"], store: store)
+    let differing = try TestSupport.prefs(["lint", "com.example.app", "--schema", "user-settings"], store: store)
+    #expect(
+      differing.stdout.hasSuffix(
+        "isAccountPrivate: stored as integer 0; on Linux the app reads true (fallback); on macOS it reads false\n"))
     let missing = try TestSupport.prefs(["lint", "com.example.none"], store: store)
     #expect(missing.status == 66)
     #expect(missing.stderr.hasPrefix("prefs: error: com.example.none: no such domain (there is no "))
+  }
+
+  /// A null is an error, and the findings after it are still reported.
+  @Test func aNullDoesNotHideTheOtherFindings() throws {
+    let folder = try TestFolder()
+    let file = try folder.write("a.yaml", "nothing: ~\nflag: off\nmode: 0755\nalso: null\n")
+    let result = try TestSupport.prefs(["lint", file])
+    #expect(result.status == 1)
+    #expect(result.stderr == "")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.filter { $0.hasPrefix("prefs: error: \(file):1:") && $0.contains("null") }.count == 1)
+    #expect(lines.filter { $0.hasPrefix("prefs: error: \(file):4:") && $0.contains("null") }.count == 1)
+    #expect(lines.contains { $0.hasPrefix("prefs: warning: \(file):2:7: ") && $0.contains("off") })
+    #expect(lines.contains { $0.hasPrefix("prefs: warning: \(file):3:7: ") && $0.contains("0755") })
+    #expect(lines.contains("hint: use --drop-nulls to leave nulls out"))
+
+    // The option the hint names is one lint takes: the nulls become warnings.
+    let dropped = try TestSupport.prefs(["lint", "--drop-nulls", file])
+    #expect(dropped.status == 0, "\(dropped.stderr)")
+    #expect(!dropped.stdout.contains("prefs: error:"))
+    #expect(dropped.stdout.contains("prefs: warning: \(file):1:1: dropped null"))
+    #expect(dropped.stdout.contains("0755"))
   }
 
   @Test func lintWithoutAnInputIsAUsageError() throws {

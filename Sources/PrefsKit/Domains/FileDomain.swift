@@ -30,7 +30,7 @@ public struct FileDomain: PreferenceDomain {
 
   public var fileMode: mode_t? {
     var info = stat()
-    return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
+    return RawPath.withCString(path, { stat($0, &info) }) == 0 ? info.st_mode & 0o777 : nil
   }
 
   public func read(options: ReadOptions = ReadOptions()) throws -> PrefDictionary? {
@@ -47,7 +47,7 @@ public struct FileDomain: PreferenceDomain {
     contents: PrefDictionary, format: Format, document: TextDocument?
   )? {
     var info = stat()
-    guard stat(path, &info) == 0 else {
+    guard RawPath.withCString(path, { stat($0, &info) }) == 0 else {
       if errno == ENOENT { return nil }
       throw PrefsError(.io, systemErrorText().lowercased(), file: path)
     }
@@ -136,7 +136,7 @@ public struct FileDomain: PreferenceDomain {
         }
       }
     } else if before != nil || corrupt != nil {
-      guard unlink(path) == 0 || errno == ENOENT else {
+      guard RawPath.withCString(path, { unlink($0) }) == 0 || errno == ENOENT else {
         throw PrefsError(.io, "cannot delete: \(systemErrorText())", file: path)
       }
     }

@@ -93,11 +93,17 @@ public struct Format: Sendable, Hashable, CustomStringConvertible {
     (writableOnly ? writable : all).map(\.name).joined(separator: ", ")
   }
 
-  /// The error for a format name that is not in the table.
+  /// The error for a format name that is not in the table, with the nearest name
+  /// or alias of the table when one is near enough to be a typo.
   public static func unknown(_ name: String, writableOnly: Bool = false) -> PrefsError {
-    PrefsError(
+    var error = PrefsError(
       .usage, "unknown format '\(name)'",
       hints: ["formats: \(namesList(writableOnly: writableOnly))"])
+    let candidates = (writableOnly ? writable : all).flatMap { [$0.name] + $0.aliases }
+    if let guess = Suggestions.closest(to: name.lowercased(), among: candidates, maximum: 1) {
+      error.message += "; did you mean '\(guess)'?"
+    }
+    return error
   }
 }
 

@@ -21,7 +21,8 @@ public enum AtomicFile {
     let directory = (target as NSString).deletingLastPathComponent
     let folder = directory.isEmpty ? "." : directory
     var existing = stat()
-    let exists = lstat(target, &existing) == 0
+    // Names keep bytes that are not UTF-8 (see `RawPath`).
+    let exists = RawPath.withCString(target) { lstat($0, &existing) } == 0
     if exists, (existing.st_mode & S_IFMT) == S_IFDIR {
       throw PrefsError(.cannotCreate, "is a directory", file: path)
     }
@@ -31,28 +32,29 @@ public enum AtomicFile {
       return try writeDirectly(to: target, displayName: path, body)
     }
 
-    var template = Array("\(folder)/.\((target as NSString).lastPathComponent).XXXXXX".utf8CString)
+    var template =
+      RawPath.bytes("\(folder)/.\((target as NSString).lastPathComponent).XXXXXX").map { CChar(bitPattern: $0) } + [0]
     // Created and recorded with the stop signals held, so that a signal handler
     // (``removeTemporariesOnSignals()``) always knows the file.
     let (fd, slot) = PendingTemporaries.withStopSignalsBlocked {
       let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
       let code = errno
       let slot =
-        fd >= 0 ? PendingTemporaries.add(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }) : nil
+        fd >= 0 ? PendingTemporaries.add(RawPath.string(from: template.dropLast().map { UInt8(bitPattern: $0) })) : nil
       errno = code
       return (fd, slot)
     }
     guard fd >= 0 else {
       throw PrefsError(.cannotCreate, "cannot create a file in \(folder): \(systemErrorText())", file: path)
     }
-    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let temporary = RawPath.string(from: template.dropLast().map { UInt8(bitPattern: $0) })
     var committed = false
     // close(2) releases the number even when it fails, and another thread may get it
     // at once: the descriptor is closed exactly once, whatever happens after.
     var isOpen = true
     defer {
       if isOpen { close(fd) }
-      if !committed { unlink(temporary) }
+      if !committed { RawPath.withCString(temporary) { _ = unlink($0) } }
       PendingTemporaries.remove(slot)
     }
     let mode = (exists ? existing.st_mode & 0o7777 : newFileMode) & modeLimit
@@ -66,15 +68,15 @@ public enum AtomicFile {
     guard fsync(fd) == 0 else { throw PrefsError(.io, "cannot sync: \(systemErrorText())", file: path) }
     isOpen = false
     guard close(fd) == 0 else { throw PrefsError(.io, "cannot close: \(systemErrorText())", file: path) }
-    guard rename(temporary, target) == 0 else {
+    guard RawPath.withCString(temporary, { from in RawPath.withCString(target) { rename(from, $0) } }) == 0 else {
       let text = systemErrorText()
-      unlink(temporary)
+      RawPath.withCString(temporary) { _ = unlink($0) }
       committed = true
       throw PrefsError(.cannotCreate, "cannot replace the file: \(text)", file: path)
     }
     committed = true
     // Make the rename itself durable.
-    let dirFD = open(folder, O_RDONLY)
+    let dirFD = RawPath.withCString(folder) { open($0, O_RDONLY) }
     if dirFD >= 0 {
       fsync(dirFD)
       close(dirFD)
@@ -155,8 +157,11 @@ public enum InputFile {
   /// sent that much.
   public static func read(_ path: String, limit: Int = ReadOptions().maxInputBytes) throws -> Data {
     if path == "-" { return try readAll(from: 0, path: path, limit: limit, expected: 0) }
+    // The file as named, bytes that are not UTF-8 included (see `RawPath`).
+    let named = path
+    let path = RawPath.display(path)
     var info = stat()
-    guard stat(path, &info) == 0 else {
+    guard RawPath.withCString(named, { stat($0, &info) }) == 0 else {
       let code = errno
       if code == ENOENT { throw PrefsError(.noInput, "no such file", file: path) }
       throw PrefsError(
@@ -167,7 +172,7 @@ public enum InputFile {
       throw PrefsError(
         .badInput, "input of \(info.st_size) bytes is larger than the limit of \(limit) bytes", file: path)
     }
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = RawPath.withCString(named) { open($0, O_RDONLY | O_CLOEXEC) }
     guard fd >= 0 else {
       throw PrefsError(.noInput, "cannot open: \(systemErrorText().lowercased())", file: path)
     }

@@ -27,7 +27,7 @@ public final class FileLock {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
       // O_NONBLOCK: opening a FIFO must not wait for a writer.
-      var fd = open(target, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+      var fd = RawPath.withCString(target) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
       let exists = fd >= 0
       if !exists {
         let code = errno
@@ -35,7 +35,7 @@ public final class FileLock {
           throw PrefsError(
             code == EACCES ? .noInput : .io, "cannot open: \(systemErrorText(code).lowercased())", file: path)
         }
-        fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        fd = RawPath.withCString(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else {
           throw PrefsError(.cannotCreate, "cannot create a file in \(folder): \(systemErrorText())", file: path)
         }
@@ -46,10 +46,10 @@ public final class FileLock {
       if exists {
         var held = stat()
         stillThere =
-          fstat(fd, &held) == 0 && stat(target, &now) == 0 && now.st_dev == held.st_dev
+          fstat(fd, &held) == 0 && RawPath.withCString(target, { stat($0, &now) }) == 0 && now.st_dev == held.st_dev
           && now.st_ino == held.st_ino
       } else {
-        stillThere = lstat(target, &now) != 0 && errno == ENOENT
+        stillThere = RawPath.withCString(target, { lstat($0, &now) }) != 0 && errno == ENOENT
       }
       if stillThere {
         descriptor = fd

@@ -30,7 +30,7 @@ enum PendingTemporaries {
   /// Records `path`; returns its slot, or nil when every slot is taken or the path
   /// is too long (the file is then only removed by a later write's clean-up).
   static func add(_ path: String) -> Int? {
-    let bytes = Array(path.utf8CString)
+    let bytes = RawPath.bytes(path).map { CChar(bitPattern: $0) } + [0]
     guard bytes.count <= pathCapacity else { return nil }
     for i in 0..<slotCount
     where slots.states[i].compareExchange(expected: free, desired: filling, ordering: .acquiring).exchanged {

@@ -1,9 +1,11 @@
 /// Close matches for mistyped names.
 public enum Suggestions {
-  /// The candidate nearest to `text` by edit distance, if it is near enough to be a typo.
-  public static func closest(to text: String, among candidates: [String]) -> String? {
+  /// The candidate nearest to `text` by edit distance, if it is near enough to be a
+  /// typo: within `maximum` edits, by default two (more for long names). Short names
+  /// such as format names pass 1, so that `toml` does not suggest `xml`.
+  public static func closest(to text: String, among candidates: [String], maximum: Int? = nil) -> String? {
     let scored = candidates.map { ($0, distance(text, $0)) }.min { $0.1 < $1.1 }
-    guard let (best, score) = scored, score <= max(2, text.count / 3) else { return nil }
+    guard let (best, score) = scored, score <= maximum ?? max(2, text.count / 3) else { return nil }
     return best
   }
 

@@ -24,7 +24,7 @@ public enum ValueText {
   }
 
   /// Reads `text` as a value of `type`. Data is base64 unless `hexData` (as
-  /// `defaults -data` takes it); arrays and dictionaries are JSON or YAML flow text
+  /// `defaults -data` takes it), see ``parseData(_:hexData:)``; arrays and dictionaries are JSON or YAML flow text
   /// (`[1, 2]`, `{a: 1}`).
   public static func parse(_ text: String, as type: TypeName, hexData: Bool = false) throws -> PrefValue {
     func refuse(_ expected: String) -> PrefsError {
@@ -41,7 +41,8 @@ public enum ValueText {
       switch text.lowercased() {
       case "inf", "+inf", ".inf", "infinity": return .real(.infinity)
       case "-inf", "-.inf", "-infinity": return .real(-.infinity)
-      case "nan", ".nan": return .real(.nan)
+      // NaN has no sign worth keeping: `-float -nan` is NaN, as `-float nan` is.
+      case "nan", ".nan", "-nan", "+nan": return .real(.nan)
       default:
         guard let real = TextForms.parseReal(Substring(text)) else { throw refuse("a real number") }
         return .real(real)
@@ -56,12 +57,7 @@ public enum ValueText {
       guard let date = TextForms.parseDate(text) else { throw refuse("an ISO 8601 date (2023-11-14T22:13:20Z)") }
       return .date(date)
     case .data:
-      if hexData {
-        guard let data = hexDecoded(text) else { throw refuse("hex data (0a1b2c…)") }
-        return .data(data)
-      }
-      guard let data = try? Base64.decode(text) else { throw refuse("base64 data") }
-      return .data(data)
+      return .data(try parseData(text, hexData: hexData))
     case .array, .dict:
       let value: PrefValue
       do {
@@ -119,6 +115,37 @@ public enum ValueText {
         "give the type to change it on purpose (-string \(text), --type string)"
           + (word.map { "; or write \(kind.article) \(kind.rawValue) (\($0) …)" } ?? "")
       ])
+  }
+
+  /// Data from the command line: hex for `-data` (`hexData`, as `defaults` takes it),
+  /// base64 for `--type data`. A text the other spelling reads too is never turned
+  /// into other bytes than were meant: base64 that is also hex (`0a1b`) is refused
+  /// with a hint naming `-data`, and hex that is not hex but base64 is refused with a
+  /// hint naming `--type data`.
+  public static func parseData(_ text: String, hexData: Bool) throws -> Data {
+    let hex = hexDecoded(text)
+    // The one strict decoder every reader uses.
+    let base64 = try? Base64.decode(text)
+    if hexData {
+      if let hex { return hex }
+      throw PrefsError(
+        .badInput, "'\(text)' is not hex data (0a1b2c…), which -data takes",
+        hints: base64 == nil ? [] : ["it reads as base64: give base64 with --type data"])
+    }
+    guard let base64 else {
+      throw PrefsError(
+        .badInput, "'\(text)' is not base64 data, which --type data takes",
+        hints: hex == nil ? [] : ["it reads as hex: give hex with -data"])
+    }
+    if hex != nil, !text.isEmpty {
+      throw PrefsError(
+        .badInput, "'\(text)' reads both as hex and as base64, which --type data takes",
+        hints: [
+          "for the bytes \(text) in hex, give -data \(text); "
+            + "for what it means in base64, give those bytes in hex: -data \(base64.map { String(format: "%02x", $0) }.joined())"
+        ])
+    }
+    return base64
   }
 
   /// Bytes from hex text; white space and `<` `>` are ignored, as `defaults` does.

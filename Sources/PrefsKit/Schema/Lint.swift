@@ -43,26 +43,55 @@ public struct LintFinding: Sendable, Equatable, CustomStringConvertible {
 /// `prefs lint`: checks one document and returns what it finds; prints nothing.
 public enum Lint {
   /// The findings for `data`, named `file` in them: the first syntax error of any
-  /// format (with its position, and then nothing else); every plain YAML scalar that
-  /// YAML 1.1 and 1.2 read differently; and with `schema`, the schema's findings.
+  /// format (with its position, and then nothing else); every null, as an error
+  /// unless `options.dropNulls` (the rest is checked as read with nulls dropped);
+  /// every plain YAML scalar that YAML 1.1 and 1.2 read differently; and with
+  /// `schema`, the schema's findings.
   public static func check(
     _ data: Data, file: String, path: String? = nil, declared: Format? = nil, options: ReadOptions = ReadOptions(),
     schema: Schema? = nil
   ) -> [LintFinding] {
-    let warnings = Warnings()
+    var warnings = Warnings()
     let value: PrefValue
     let document: TextDocument?
     var options = options
     options.warnsOfYAMLAmbiguities = true
-    do {
-      (value, _, document) = try TextDocument.read(
+    func read(_ options: ReadOptions, _ warnings: Warnings) throws -> (PrefValue, TextDocument?) {
+      let (value, _, document) = try TextDocument.read(
         data, declared: declared, path: path, options: options, warnings: warnings)
+      return (value, document)
+    }
+    var nullsAreErrors = false
+    do {
+      (value, document) = try read(options, warnings)
     } catch let error as PrefsError {
-      return [LintFinding(.error, file: file, position: error.position, message: error.message, hints: error.hints)]
+      let first = LintFinding(.error, file: file, position: error.position, message: error.message, hints: error.hints)
+      // A null stops the reader; read again with nulls dropped to find the rest,
+      // each null then reported as an error.
+      guard !options.dropNulls else { return [first] }
+      var dropping = options
+      dropping.dropNulls = true
+      warnings = Warnings()
+      do {
+        (value, document) = try read(dropping, warnings)
+      } catch let again as PrefsError {
+        let second = LintFinding(
+          .error, file: file, position: again.position, message: again.message, hints: again.hints)
+        return second == first ? [first] : [first, second]
+      } catch {
+        return [first]
+      }
+      nullsAreErrors = true
     } catch {
       return [LintFinding(.error, file: file, message: "\(error)")]
     }
-    var findings = warnings.all.map { LintFinding(.warning, file: file, position: $0.position, message: $0.message) }
+    var findings = warnings.all.map { warning in
+      guard nullsAreErrors, let null = nullError(warning) else {
+        return LintFinding(.warning, file: file, position: warning.position, message: warning.message)
+      }
+      return LintFinding(
+        .error, file: file, position: warning.position, message: null, hints: ["use --drop-nulls to leave nulls out"])
+    }
     if case .dictionary = value, let uid = firstUID(in: value) {
       findings.append(
         LintFinding(
@@ -85,6 +114,13 @@ public enum Lint {
       }
     }
     return findings
+  }
+
+  /// The error a reader gives for a null, from the warning it gives for dropping one
+  /// (`dropped null at a.b`: `null at a.b has no plist form`); nil for other warnings.
+  static func nullError(_ warning: PrefsWarning) -> String? {
+    guard warning.message.hasPrefix("dropped null") else { return nil }
+    return "null" + warning.message.dropFirst("dropped null".count) + " has no plist form"
   }
 
   /// The key path of the first uid in `value`, depth first.

@@ -39,6 +39,11 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
       let linux = TypedRead.read(stored, as: type, on: .linux)
       let macOS = TypedRead.read(stored, as: type, on: .macOS)
       if linux == macOS { return "stored as \(stored.summary); the app reads \(reading(linux))" }
+      // Both platforms read the same value, one of them through the fallback: one reading.
+      if let read = linux ?? fallback, read == macOS ?? fallback {
+        return "stored as \(stored.summary); the app reads \(read.literal) (on \(linux == nil ? "Linux" : "macOS"), "
+          + "as its fallback)"
+      }
       return
         "stored as \(stored.summary); on Linux the app reads \(reading(linux)); on macOS it reads \(reading(macOS))"
     case .notAllowed(let value, let allowed):

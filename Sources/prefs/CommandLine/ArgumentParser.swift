@@ -4,7 +4,8 @@ import PrefsKit
 ///
 /// Rules: `--name value` and `--name=value`; `-x value`; `-word` options as
 /// `defaults` spells them; `--` ends options; `-` alone is an argument (stdin);
-/// `-g` is the global domain; a negative number (`-1`, `-0.5`) is a value, not an option.
+/// `-g` is the global domain; a negative number (`-1`, `-0.5`, `-inf`, `-nan`) is a value,
+/// not an option; `--=x` names no option and is a usage error.
 enum ArgumentParser {
   static func parse(_ arguments: [String], for command: CommandSpec) throws -> ParsedArguments {
     var result = ParsedArguments()
@@ -13,30 +14,28 @@ enum ArgumentParser {
     var optionsEnded = false
 
     func take(_ option: OptionSpec, inline: String?, spelled: String) throws {
-      if let valueName = option.valueName {
-        let value: String
-        if let inline {
-          value = inline
-        } else {
-          k += 1
-          guard k < arguments.count else {
-            throw usageError("option '\(spelled)' needs a value (\(valueName))", command)
-          }
-          value = arguments[k]
-        }
-        if !option.repeatable, result.values[option.name] != nil {
-          throw usageError("option '\(spelled)' is given more than once", command)
-        }
-        result.values[option.name, default: []].append(value)
-        result.sequence.append(.option(name: option.name, value: value))
-      } else {
+      if option.arity != .repeatable, result.values[option.name] != nil {
+        throw usageError("option '\(spelled)' is given more than once", command)
+      }
+      guard let valueName = option.valueName else {
         if inline != nil { throw usageError("option '\(spelled)' takes no value", command) }
-        if !option.repeatable, result.values[option.name] != nil {
-          throw usageError("option '\(spelled)' is given more than once", command)
-        }
         result.values[option.name, default: []].append("")
         result.sequence.append(.option(name: option.name, value: spelled))
+        return
       }
+      let value: String
+      if let inline {
+        value = inline
+      } else {
+        k += 1
+        guard k < arguments.count else {
+          throw usageError("option '\(spelled)' needs a value (\(valueName))", command)
+        }
+        value = arguments[k]
+      }
+      result.typed[option.name, default: []].append(try option.kind.parse(value, spelled: spelled))
+      result.values[option.name, default: []].append(value)
+      result.sequence.append(.option(name: option.name, value: value))
     }
 
     while k < arguments.count {
@@ -50,11 +49,12 @@ enum ArgumentParser {
         optionsEnded = true
       } else if argument.hasPrefix("--") {
         let body = argument.dropFirst(2)
-        let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-        let inline =
-          body.contains("=")
-          ? String(body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[1]) : nil
-        if name == "help" {
+        let equals = body.firstIndex(of: "=")
+        let name = String(body[..<(equals ?? body.endIndex)])
+        let inline = equals.map { String(body[body.index(after: $0)...]) }
+        if name.isEmpty {
+          throw usageError("'\(argument)' names no option", command)
+        } else if name == "help" {
           result.values["help"] = [""]
         } else if let option = command.accepted.first(where: { $0.long.contains(name) }) {
           try take(option, inline: inline, spelled: "--\(name)")
@@ -109,17 +109,16 @@ enum ArgumentParser {
     }
   }
 
-  /// `-1`, `-0.5`, `-1e3`, `-.5`: values that look like options.
+  /// `-1`, `-0.5`, `-1e3`, `-.5`, `-inf`, `-nan`: values that look like options.
   static func isNegativeNumber(_ text: String) -> Bool {
     let rest = text.dropFirst()
-    guard let first = rest.first else { return false }
+    guard text.hasPrefix("-"), let first = rest.first else { return false }
+    if ["inf", "infinity", "nan"].contains(rest.lowercased()) { return true }
     return (first.isNumber || first == ".") && Double(rest) != nil
   }
 
   static func unknownOption(_ spelled: String, _ command: CommandSpec) -> PrefsError {
-    let spellings = command.accepted.flatMap { o in
-      o.long.map { "--\($0)" } + o.short.map { "-\($0)" } + o.words.map { "-\($0)" }
-    }
+    let spellings = command.accepted.flatMap(\.spellings)
     var error = usageError("unknown option '\(spelled)'", command)
     if let guess = Suggestions.closest(to: spelled, among: spellings) {
       error.message += "; did you mean '\(guess)'?"

@@ -1,8 +1,130 @@
 import PrefsKit
 
-/// One option of the command table: every spelling, whether it takes a value, and
-/// its help line. Each option is declared once (see `Options`) and listed by the
-/// commands that accept it, so it means the same everywhere.
+/// How many values an option takes.
+enum Arity: Sendable, Equatable {
+  /// No value; given at most once.
+  case flag
+  /// One value; given at most once.
+  case one
+  /// One value each time; may be given again.
+  case repeatable
+}
+
+/// What a shell completes a value or an argument with.
+enum CompletionKind: Sendable, Equatable {
+  case none
+  case files
+  case directories
+  /// Domain names from the store, and files.
+  case domainsOrFiles
+  /// Built-in schema names, and files.
+  case schemasOrFiles
+  case commands
+  case shells
+  /// These words.
+  case words([String])
+}
+
+/// The kind of an option's value: its placeholder, how it is checked while the
+/// command line is parsed, and what completes it.
+enum ValueKind: Sendable, Equatable {
+  /// No value (a flag).
+  case none
+  /// A format name of the format table; `writable` for outputs.
+  case format(writable: Bool)
+  /// A type name of `ValueText.TypeName`.
+  case typeName
+  /// A file, or `-` for standard input or output.
+  case path
+  case directory
+  /// A schema file or the name of a built-in schema.
+  case schema
+  /// A number of seconds, not negative.
+  case seconds
+  /// A shell pattern matched against key paths.
+  case keyGlob
+  /// One of these words.
+  case choice([String], placeholder: String, noun: String)
+  /// Any text; `placeholder` names it.
+  case text(placeholder: String)
+
+  /// The placeholder help shows: `FMT`, `FILE`.
+  var placeholder: String? {
+    switch self {
+    case .none: nil
+    case .format: "FMT"
+    case .typeName: "TYPE"
+    case .path: "FILE"
+    case .directory: "DIR"
+    case .schema: "SCHEMA"
+    case .seconds: "SECONDS"
+    case .keyGlob: "KEY-GLOB"
+    case .choice(_, let placeholder, _): placeholder
+    case .text(let placeholder): placeholder
+    }
+  }
+
+  /// What completes a value of this kind.
+  var completion: CompletionKind {
+    switch self {
+    case .none, .text, .keyGlob, .seconds: .none
+    case .format(let writable): .words((writable ? Format.writable : Format.all).flatMap { [$0.name] + $0.aliases })
+    case .typeName: .words(ValueText.TypeName.allCases.map(\.rawValue))
+    case .path: .files
+    case .directory: .directories
+    case .schema: .schemasOrFiles
+    case .choice(let words, _, _): .words(words)
+    }
+  }
+
+  /// Reads `text` while parsing, so that a wrong value is a usage error naming its
+  /// option, with a did-you-mean where the kind has a list of names; returns the
+  /// value typed.
+  func parse(_ text: String, spelled: String) throws -> OptionValue {
+    switch self {
+    case .format(let writable):
+      guard let format = Format.named(text) else { throw Format.unknown(text, writableOnly: writable) }
+      if writable, !format.isWritable {
+        throw PrefsError(
+          .usage, "\(format.name) can be read but not written",
+          hints: ["formats that can be written: \(Format.namesList(writableOnly: true))"])
+      }
+      return .format(format)
+    case .typeName:
+      return .type(try Options.typeName(text))
+    case .seconds:
+      guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+        throw PrefsError(.usage, "option '\(spelled)' takes a number of seconds, not '\(text)'")
+      }
+      return .seconds(seconds)
+    case .choice(let words, _, let noun):
+      guard words.contains(text) else {
+        var error = PrefsError(
+          .usage, "unknown \(noun) '\(text)'", hints: ["choices: \(words.joined(separator: ", "))"])
+        if let guess = Suggestions.closest(to: text, among: words, maximum: 1) {
+          error.message += "; did you mean '\(guess)'?"
+        }
+        throw error
+      }
+      return .text(text)
+    case .none, .path, .directory, .schema, .keyGlob, .text:
+      return .text(text)
+    }
+  }
+}
+
+/// An option's value as parsing read it, by its kind.
+enum OptionValue: Sendable, Equatable {
+  case text(String)
+  case format(Format)
+  case type(ValueText.TypeName)
+  case seconds(Double)
+}
+
+/// One option of the command table: every spelling, its arity, the kind of its
+/// value (which gives its placeholder, its check and its completion), and its help
+/// line. Each option is declared once (see `Options`) and listed by the commands
+/// that accept it, so it means the same everywhere.
 struct OptionSpec: Sendable {
   /// The canonical name, used to look the option up after parsing (`output`).
   let name: String
@@ -12,24 +134,29 @@ struct OptionSpec: Sendable {
   let short: [Character]
   /// `-word` spellings as `defaults` has them (`string`, `array-add`).
   let words: [String]
-  /// The placeholder of the value (`FILE`), or nil for a flag.
-  let valueName: String?
-  /// Whether it may be given more than once.
-  let repeatable: Bool
+  let arity: Arity
+  let kind: ValueKind
+  /// What a shell completes the value with.
+  let completion: CompletionKind
   let help: String
 
   init(
-    _ name: String, long: [String] = [], short: [Character] = [], words: [String] = [], value: String? = nil,
-    repeatable: Bool = false, help: String
+    _ name: String, long: [String] = [], short: [Character] = [], words: [String] = [], arity: Arity = .flag,
+    kind: ValueKind = .none, completion: CompletionKind? = nil, help: String
   ) {
+    precondition((arity == .flag) == (kind == .none), "a flag has no value kind; an option with a value has one")
     self.name = name
     self.long = long
     self.short = short
     self.words = words
-    self.valueName = value
-    self.repeatable = repeatable
+    self.arity = arity
+    self.kind = kind
+    self.completion = completion ?? kind.completion
     self.help = help
   }
+
+  /// The placeholder of the value (`FILE`), or nil for a flag.
+  var valueName: String? { kind.placeholder }
 
   /// The spellings as help shows them: `-o, --output FILE`.
   var synopsis: String {
@@ -37,9 +164,12 @@ struct OptionSpec: Sendable {
     return spellings.joined(separator: ", ") + (valueName.map { " \($0)" } ?? "")
   }
 
-  /// The shortest spelling, for usage lines.
+  /// Every spelling: `--output`, `-o`, `-string`.
+  var spellings: [String] { long.map { "--\($0)" } + short.map { "-\($0)" } + words.map { "-\($0)" } }
+
+  /// The spelling for usage lines: the first long one, else the short or word one.
   var primarySpelling: String {
-    if let s = short.first { return "-\(s)" }
+    if let s = short.first, long.count <= 1 { return "-\(s)" }
     if let l = long.first { return "--\(l)" }
     return "-\(words[0])"
   }
@@ -94,6 +224,8 @@ struct ParsedArguments: Sendable {
   var sequence: [Token] = []
   /// The names of the options the command declares.
   var declared: Set<String> = []
+  /// The values typed by their option's kind, by canonical name, in order given.
+  var typed: [String: [OptionValue]] = [:]
 
   /// One element of ``sequence``.
   enum Token: Sendable, Equatable {
@@ -104,6 +236,21 @@ struct ParsedArguments: Sendable {
   func has(_ option: OptionSpec) -> Bool { values[option.name] != nil }
   func value(_ option: OptionSpec) -> String? { values[option.name]?.last }
   func all(_ option: OptionSpec) -> [String] { values[option.name] ?? [] }
+  /// The format an option of kind `.format` names.
+  func format(_ option: OptionSpec) -> Format? {
+    guard case .format(let format)? = typed[option.name]?.last else { return nil }
+    return format
+  }
+  /// The type an option of kind `.typeName` names.
+  func typeName(_ option: OptionSpec) -> ValueText.TypeName? {
+    guard case .type(let type)? = typed[option.name]?.last else { return nil }
+    return type
+  }
+  /// The number of seconds an option of kind `.seconds` gives.
+  func seconds(_ option: OptionSpec) -> Double? {
+    guard case .seconds(let seconds)? = typed[option.name]?.last else { return nil }
+    return seconds
+  }
   /// Whether the command takes `option` at all.
   func declares(_ option: OptionSpec) -> Bool { declared.contains(option.name) }
 }

@@ -102,4 +102,4 @@ struct Console: Sendable {
 }
 
 /// How an input path is named in messages (`-` is standard input).
-func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : RawPath.display(path) }

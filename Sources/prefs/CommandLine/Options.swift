@@ -5,13 +5,15 @@ import PrefsKit
 /// one meaning it has in every command that lists it.
 enum Options {
   static let from = OptionSpec(
-    "from", long: ["from"], value: "FMT",
+    "from", long: ["from"], arity: .one, kind: .format(writable: false),
     help: "Input format: \(Format.namesList()) (default: from the extension, else the content).")
+  /// The output format, spelled alike in every command that writes one document:
+  /// `--to`, `--format`, `-f`.
   static let to = OptionSpec(
-    "to", long: ["to"], value: "FMT",
+    "to", long: ["to", "format"], short: ["f"], arity: .one, kind: .format(writable: true),
     help: "Output format: \(Format.namesList(writableOnly: true)) (default: from -o's extension, else yaml).")
   static let output = OptionSpec(
-    "output", long: ["output"], short: ["o"], value: "FILE",
+    "output", long: ["output"], short: ["o"], arity: .one, kind: .path,
     help: "Write to FILE, atomically (- is standard output, the default).")
   static let sortKeys = OptionSpec(
     "sort-keys", long: ["sort-keys"], help: "Sort dictionary keys by code point.")
@@ -25,12 +27,14 @@ enum Options {
   static let dropNulls = OptionSpec(
     "drop-nulls", long: ["drop-nulls"], help: "Leave YAML/JSON nulls out, with a warning, instead of failing.")
   static let color = OptionSpec(
-    "color", long: ["color"], value: "WHEN",
+    "color", long: ["color"], arity: .one,
+    kind: .choice(ColorChoice.allCases.map(\.rawValue), placeholder: "WHEN", noun: "colour choice"),
     help: "Colour output: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never.")
   /// Options every command takes, also before the command's name.
   static let global = [color]
   static let yamlVersion = OptionSpec(
-    "yaml-version", long: ["yaml-version"], value: "VERSION",
+    "yaml-version", long: ["yaml-version"], arity: .one,
+    kind: .choice(YAMLVersion.allCases.map(\.rawValue), placeholder: "VERSION", noun: "YAML version"),
     help: "Resolve plain YAML scalars as YAML 1.2 (default) or 1.1 (yes/no are booleans, 0755 is octal).")
   static let allowDuplicateKeys = OptionSpec(
     "allow-duplicate-keys", long: ["allow-duplicate-keys"],
@@ -38,24 +42,12 @@ enum Options {
 }
 
 extension ParsedArguments {
-  /// `--from`, checked against the format table.
-  func inputFormat() throws -> Format? {
-    guard let name = value(Options.from) else { return nil }
-    guard let format = Format.named(name) else { throw Format.unknown(name) }
-    return format
-  }
+  /// `--from`: the format parsing read from the format table.
+  func inputFormat() throws -> Format? { format(Options.from) }
 
-  /// `--to` (or another option naming an output format), checked against the table.
-  func outputFormat(_ option: OptionSpec = Options.to) throws -> Format? {
-    guard let name = value(option) else { return nil }
-    guard let format = Format.named(name) else { throw Format.unknown(name, writableOnly: true) }
-    guard format.isWritable else {
-      throw PrefsError(
-        .usage, "\(format.name) can be read but not written",
-        hints: ["formats that can be written: \(Format.namesList(writableOnly: true))"])
-    }
-    return format
-  }
+  /// `--to` (or another option naming an output format): parsing checked that it
+  /// can be written.
+  func outputFormat(_ option: OptionSpec = Options.to) throws -> Format? { format(option) }
 
   /// The reading options: `--drop-nulls`, `--yaml-version`, `--allow-duplicate-keys`.
   func readOptions() throws -> ReadOptions {
@@ -64,11 +56,9 @@ extension ParsedArguments {
     // Commands that move YAML into other formats say what YAML 1.1 tools read otherwise.
     options.warnsOfYAMLAmbiguities = declares(Options.quiet) && !has(Options.quiet)
     options.allowDuplicateKeys = has(Options.allowDuplicateKeys)
-    if let version = value(Options.yamlVersion) {
-      guard let parsed = YAMLVersion(rawValue: version) else {
-        throw PrefsError(.usage, "unknown YAML version '\(version)'", hints: ["versions: 1.2, 1.1"])
-      }
-      options.yamlVersion = parsed
+    // Parsing checked the version against `YAMLVersion`.
+    if let version = value(Options.yamlVersion).flatMap(YAMLVersion.init(rawValue:)) {
+      options.yamlVersion = version
     }
     return options
   }
@@ -90,22 +80,21 @@ extension ParsedArguments {
 
 extension Options {
   static let defaultsDir = OptionSpec(
-    "defaults-dir", long: ["defaults-dir"], value: "DIR",
+    "defaults-dir", long: ["defaults-dir"], arity: .one, kind: .directory,
     help: "The domain store's folder (default: $PREFS_DEFAULTS_DIR, else where UserDefaults keeps domains).")
   static let exclude = OptionSpec(
-    "exclude", long: ["exclude"], value: "KEY-GLOB", repeatable: true,
+    "exclude", long: ["exclude"], arity: .repeatable, kind: .keyGlob,
     help:
       "Leave out key paths matching KEY-GLOB, a shell pattern matched against the path as typed "
       + "('SULast*', 'com.apple.*'); repeatable.")
-  static let format = OptionSpec(
-    "format", long: ["format"], short: ["f"], value: "FMT",
-    help: "Output format: \(Format.namesList(writableOnly: true)) (default: yaml).")
   static let force = OptionSpec(
     "force", long: ["force"],
     help: "Replace a domain file that does not parse, keeping a copy of it as FILE.bak.")
   static let type = OptionSpec(
-    "type", long: ["type"], short: ["t"], value: "TYPE",
-    help: "The value's type: \(ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", ")).")
+    "type", long: ["type"], short: ["t"], arity: .one, kind: .typeName,
+    help:
+      "The value's type: \(ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", ")) (data in base64; -data takes hex)."
+  )
   /// The type `--type` names, or a usage error listing the types.
   static func typeName(_ text: String) throws -> ValueText.TypeName {
     guard let type = ValueText.TypeName.named(text) else {
@@ -143,7 +132,7 @@ extension ParsedArguments {
 
 extension Options {
   static let schema = OptionSpec(
-    "schema", long: ["schema"], value: "SCHEMA",
+    "schema", long: ["schema"], arity: .one, kind: .schema,
     help: "A schema file (YAML or JSON) or a built-in schema (\(Schema.builtInNames.joined(separator: ", "))).")
   static let strict = OptionSpec(
     "strict", long: ["strict"],

@@ -7,9 +7,9 @@ nonisolated(unsafe) private var captureStopped: sig_atomic_t = 0
 /// `prefs capture DOMAIN... [-o FILE] [--for SECONDS] [--since SNAPSHOT]`.
 enum Capture {
   static let duration = OptionSpec(
-    "for", long: ["for"], value: "SECONDS", help: "Stop watching after SECONDS (default: at Ctrl-C).")
+    "for", long: ["for"], arity: .one, kind: .seconds, help: "Stop watching after SECONDS (default: at Ctrl-C).")
   static let since = OptionSpec(
-    "since", long: ["since"], value: "SNAPSHOT",
+    "since", long: ["since"], arity: .one, kind: .text(placeholder: "SNAPSHOT"),
     help: "Do not watch: the changes from a snapshot of prefs apply (see prefs snapshots) to now.")
 
   static let spec = CommandSpec(
@@ -28,7 +28,7 @@ enum Capture {
     arguments: [
       ArgumentSpec(name: "DOMAIN", help: "Domain names (com.example.app, -g) or files.", optional: true, variadic: true)
     ],
-    options: [Options.output, Options.format, duration, since, Options.defaultsDir],
+    options: [Options.output, Options.to, duration, since, Options.defaultsDir],
     examples: [
       ("prefs capture com.example.app -o changes.yaml", "Record changes until Ctrl-C."),
       ("prefs capture com.example.app -g --for 60", "Record a minute of changes, printed as YAML."),
@@ -37,7 +37,7 @@ enum Capture {
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    let format = try arguments.outputFormat(Options.format) ?? Documents.outputFormat(arguments: arguments)
+    let format = try arguments.outputFormat() ?? Documents.outputFormat(arguments: arguments)
     let store = arguments.store()
     var domains = try arguments.positionals.map { try resolveDomain($0, in: store) }
     var old: [PrefDictionary?] = []
@@ -61,13 +61,7 @@ enum Capture {
       }
     } else {
       guard !domains.isEmpty else { throw ArgumentParser.usageError("missing argument DOMAIN", spec) }
-      var seconds: Double?
-      if let text = arguments.value(duration) {
-        guard let value = Double(text), value >= 0, value.isFinite else {
-          throw ArgumentParser.usageError("--for takes a number of seconds, not '\(text)'", spec)
-        }
-        seconds = value
-      }
+      let seconds = arguments.seconds(duration)
       old = try domains.map(readSettled)
       try watch(domains, baseline: old, seconds: seconds, console: console)
     }

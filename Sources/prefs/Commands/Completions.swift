@@ -33,23 +33,9 @@ enum Completions {
 
   // MARK: What to complete
 
-  /// What an option's value or an argument is completed with.
-  enum Completion {
-    case formats, outputFormats, types, shells, commands, colors, domainsOrFiles, files, directories, none
-  }
-
-  static func completion(forValue option: OptionSpec) -> Completion {
-    switch option.valueName ?? "" {
-    case "FMT": option.name == Options.from.name ? .formats : .outputFormats
-    case "TYPE": .types
-    case "WHEN": .colors
-    case "DIR": .directories
-    case "FILE", "S": .files
-    default: .none
-    }
-  }
-
-  static func completion(forArgument argument: ArgumentSpec) -> Completion {
+  /// What an argument is completed with (an option's value declares its own:
+  /// `OptionSpec.completion`).
+  static func completion(forArgument argument: ArgumentSpec) -> CompletionKind {
     switch argument.name {
     case "DOMAIN", "A", "B": .domainsOrFiles
     case "COMMAND": .commands
@@ -59,22 +45,14 @@ enum Completions {
     }
   }
 
-  static var formatNames: [String] { Format.all.flatMap { [$0.name] + $0.aliases } }
-  static var typeNames: [String] { ValueText.TypeName.allCases.map(\.rawValue) }
-
-  static func spellings(_ option: OptionSpec) -> [String] {
-    option.long.map { "--\($0)" } + option.short.map { "-\($0)" } + option.words.map { "-\($0)" }
-  }
-
-  static func words(for completion: Completion) -> [String] {
+  /// The fixed words a completion offers.
+  static func words(for completion: CompletionKind) -> [String] {
     switch completion {
-    case .formats: formatNames
-    case .outputFormats: Format.writable.flatMap { [$0.name] + $0.aliases }
-    case .types: typeNames
+    case .words(let words): words
+    case .schemasOrFiles: Schema.builtInNames
     case .shells: ["bash", "zsh", "fish"]
-    case .colors: ColorChoice.allCases.map(\.rawValue)
     case .commands: Commands.all.map(\.name)
-    default: []
+    case .none, .files, .directories, .domainsOrFiles: []
     }
   }
 
@@ -83,12 +61,12 @@ enum Completions {
   static func bash() -> String {
     var cases = ""
     for command in Commands.all {
-      let options = (command.accepted.flatMap(spellings) + ["--help"]).joined(separator: " ")
+      let options = (command.accepted.flatMap(\.spellings) + ["--help"]).joined(separator: " ")
       let valued = command.accepted.filter { $0.valueName != nil }
       var valueCases = ""
       for option in valued {
-        let action = bashAction(completion(forValue: option))
-        valueCases += "      \(spellings(option).joined(separator: "|"))) \(action); return ;;\n"
+        let action = bashAction(option.completion)
+        valueCases += "      \(option.spellings.joined(separator: "|"))) \(action); return ;;\n"
       }
       let argumentAction = command.arguments.first.map { bashAction(completion(forArgument: $0)) } ?? ":"
       cases += """
@@ -129,9 +107,11 @@ enum Completions {
       """
   }
 
-  static func bashAction(_ completion: Completion) -> String {
+  static func bashAction(_ completion: CompletionKind) -> String {
     switch completion {
     case .files: "COMPREPLY=($(compgen -f -- \"$cur\"))"
+    case .schemasOrFiles:
+      "COMPREPLY=($(compgen -W \"\(words(for: completion).joined(separator: " "))\" -- \"$cur\") $(compgen -f -- \"$cur\"))"
     case .directories: "COMPREPLY=($(compgen -d -- \"$cur\"))"
     case .domainsOrFiles: "_prefs_domains; COMPREPLY+=($(compgen -f -- \"$cur\"))"
     case .none: "COMPREPLY=()"
@@ -147,8 +127,8 @@ enum Completions {
       var specs: [String] = []
       for option in command.accepted {
         let description = zshQuote(option.help)
-        let action = option.valueName.map { ":\($0.lowercased()):\(zshAction(completion(forValue: option)))" } ?? ""
-        for spelling in spellings(option) {
+        let action = option.valueName.map { ":\($0.lowercased()):\(zshAction(option.completion))" } ?? ""
+        for spelling in option.spellings {
           specs.append("'\(spelling)[\(description)]\(action)'")
         }
       }
@@ -179,6 +159,13 @@ enum Completions {
         _files
       }
 
+      _prefs_schemas() {
+        local -a schemas
+        schemas=(\(Schema.builtInNames.joined(separator: " ")))
+        _describe -t schemas 'built-in schema' schemas
+        _files
+      }
+
       \(functions)_prefs() {
         local -a commands
         commands=(
@@ -199,9 +186,10 @@ enum Completions {
       """
   }
 
-  static func zshAction(_ completion: Completion) -> String {
+  static func zshAction(_ completion: CompletionKind) -> String {
     switch completion {
     case .files: "_files"
+    case .schemasOrFiles: "_prefs_schemas"
     case .directories: "_files -/"
     case .domainsOrFiles: "_prefs_domains"
     case .none: " "
@@ -235,8 +223,10 @@ enum Completions {
         parts += option.words.map { "-o \($0)" }
         if option.valueName != nil {
           parts.append("-r")
-          switch completion(forValue: option) {
+          switch option.completion {
           case .files, .directories: parts.append("-F")
+          case .schemasOrFiles:
+            parts.append("-F -a \(fishQuote(words(for: option.completion).joined(separator: " ")))")
           case let other where !words(for: other).isEmpty:
             parts.append("-a \(fishQuote(words(for: other).joined(separator: " ")))")
           default: break

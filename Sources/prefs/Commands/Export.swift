@@ -1,7 +1,7 @@
 import Foundation
 import PrefsKit
 
-/// `prefs export DOMAIN [-o OUT] [--format FMT]`, `export D1 D2… -o FILE` (a settings
+/// `prefs export DOMAIN [-o OUT] [--to|--format FMT]`, `export D1 D2… -o FILE` (a settings
 /// file), and `export --all -o DIR`.
 enum Export {
   static let all = OptionSpec(
@@ -24,14 +24,15 @@ enum Export {
       keeps its comments, blank lines and key order, and new keys go after their \
       neighbours; the file keeps its own format. With several \
       DOMAINs the output is one settings file whose top-level keys are the domains, \
-      as prefs apply takes it.
+      as prefs apply takes it. The output is only ever named with -o: 'export D \
+      out.plist', where out.plist does not exist, is refused with that hint.
       """,
     arguments: [
       ArgumentSpec(
         name: "DOMAIN", help: "Domain names (com.example.app, -g) or files.", optional: true, variadic: true)
     ],
     options: [
-      Options.output, Options.format, all, update, Options.exclude, Options.plain, Options.compact, Options.expandData,
+      Options.output, Options.to, all, update, Options.exclude, Options.plain, Options.compact, Options.expandData,
       Options.schema,
       Options.effective, Options.allowDuplicateKeys, Options.defaultsDir,
     ],
@@ -46,7 +47,7 @@ enum Export {
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    let format = try arguments.outputFormat(Options.format) ?? Documents.outputFormat(arguments: arguments)
+    let format = try arguments.outputFormat() ?? Documents.outputFormat(arguments: arguments)
     let store = arguments.store()
     let excludes = arguments.excludes()
     var options = try arguments.writeOptions(for: format)
@@ -96,6 +97,15 @@ enum Export {
     guard let argument = arguments.positionals.first else {
       throw ArgumentParser.usageError("missing argument DOMAIN", spec)
     }
+    if arguments.positionals.count == 2, arguments.value(Options.output) == nil, let last = arguments.positionals.last,
+      Format.forPath(last) != nil, !FileManager.default.fileExists(atPath: last)
+    {
+      // `export D out.plist` reads as "export D into out.plist"; the output is only ever -o.
+      var error = ArgumentParser.usageError(
+        "'\(last)' is neither a domain nor a file to export; the file to write is given with -o", spec)
+      error.hints.insert("to write the export to it: prefs export \(argument) -o \(last)", at: 0)
+      throw error
+    }
     if arguments.positionals.count > 1 {
       guard schema == nil else {
         throw ArgumentParser.usageError("--schema describes one app's domain; give one DOMAIN", spec)
@@ -133,7 +143,7 @@ enum Export {
       return try Documents.write(value, format: format, to: path, options: options, console: console, mode: mode)
     }
     let existing = FileDomain(path: path)
-    if let asked = try arguments.outputFormat(Options.format), let data = FileManager.default.contents(atPath: path),
+    if let asked = try arguments.outputFormat(), let data = FileManager.default.contents(atPath: path),
       let found = Format.detect(data, path: path), found != asked
     {
       throw ArgumentParser.usageError(

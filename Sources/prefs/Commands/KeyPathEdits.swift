@@ -25,7 +25,7 @@ enum GetValue {
       Options.to, Options.output, Options.from, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir,
     ],
     examples: [
-      ("prefs get Samples/Items.yaml items.0.name", "Print the first item's name."),
+      ("prefs get Samples/UserSettings.yaml ringtone", "Print one value (Chimes)."),
       ("prefs get Samples/UserSettings.plist isAccountPrivate --to json", "Print a value as JSON."),
     ],
     run: run)
@@ -72,7 +72,7 @@ enum SetValue {
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    let type = try arguments.value(Options.type).map(Options.typeName)
+    let type = arguments.typeName(Options.type)
     let text = arguments.positionals[2]
     let typed = try type.map { try ValueText.parse(text, as: $0) }
     let path = PrefKeyPath.parse(arguments.positionals[1])

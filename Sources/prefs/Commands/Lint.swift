@@ -11,14 +11,18 @@ enum LintCommand {
       with their line and column; every plain YAML scalar that YAML 1.1 and 1.2 \
       read differently (yes, off, 0755, 1:20) as a warning; and with --schema each \
       key whose stored type makes the app read its fallback, naming the platform \
-      where Linux and macOS differ, each value outside the schema's values, and \
-      unknown keys as warnings. Exits 1 when there is an error, 0 with warnings \
+      where Linux and macOS read differently, each value outside the schema's values, and \
+      unknown keys as warnings. A null is an error (a warning with --drop-nulls) and \
+      the rest of the file is still checked. Exits 1 when there is an error, 0 with warnings \
       alone; with several inputs every one is checked and the worst status wins.
       """,
     arguments: [
       ArgumentSpec(name: "FILE", help: "Files, domain names, or - for standard input.", variadic: true)
     ],
-    options: [Options.schema, Options.from, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [
+      Options.schema, Options.from, Options.dropNulls, Options.yamlVersion, Options.allowDuplicateKeys,
+      Options.defaultsDir,
+    ],
     examples: [
       ("prefs lint settings.yaml", "Syntax and YAML 1.1/1.2 ambiguities."),
       ("prefs lint com.example.app --schema user-settings", "Values the tutorial's app would silently replace."),

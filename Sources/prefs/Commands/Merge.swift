@@ -4,14 +4,14 @@ import PrefsKit
 /// `prefs merge CURRENT BASE OTHER [-o OUT]`: git's merge driver, structurally.
 enum Merge {
   static let arrayKey = OptionSpec(
-    "array-key", long: ["array-key"], value: "KEYPATH=FIELD", repeatable: true,
+    "array-key", long: ["array-key"], arity: .repeatable, kind: .text(placeholder: "KEYPATH=FIELD"),
     help: "Match the dictionaries of the arrays at KEYPATH (a key-glob) by FIELD (a key path in each item); "
       + "repeatable.")
   static let conflictsFile = OptionSpec(
-    "conflicts", long: ["conflicts"], value: "FILE",
+    "conflicts", long: ["conflicts"], arity: .one, kind: .path,
     help: "Also write the conflicts to FILE as YAML: each key path with its base, current and other values.")
   static let label = OptionSpec(
-    "label", long: ["label"], short: ["L"], value: "LABEL", repeatable: true,
+    "label", long: ["label"], short: ["L"], arity: .repeatable, kind: .text(placeholder: "LABEL"),
     help: "Name CURRENT, then BASE, then OTHER in the conflict markers, as git merge-file -L does "
       + "(default: the file names).")
 

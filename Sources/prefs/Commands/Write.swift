@@ -13,7 +13,9 @@ enum Write {
       defaults-style word gives another: -int 5, -bool yes, -date 2024-01-02T03:04:05Z, \
       -data 0a1b (hex), -array a b c, -array-add d, -dict k1 v1 k2 v2, -dict-add k3 v3. \
       Inside -array and -dict a type word types the next value (-array -int 1 -string a). \
-      Negative numbers are values: write d k -int -1.
+      Negative numbers are values: write d k -int -1, write d k -float -inf. -data \
+      takes hex and --type data base64; a text that reads both ways (0a1b) is \
+      refused by --type data, with a hint to use -data.
       """,
     arguments: [
       ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),

@@ -88,6 +88,12 @@ final class YAMLEventStream {
       let mark = Self.mark(atByte: p.problem_offset, in: input)
       return mark.error(message)
     default:
+      let at = YAMLMark(p.problem_mark)
+      if let tab = Self.indentingTab(onLine: at.line, in: input),
+        problem.contains("cannot start any token") || problem.contains("tab")
+      {
+        return tab.error("tabs cannot indent YAML; use spaces")
+      }
       var message = problem
       if let context = p.context {
         let c = YAMLMark(p.context_mark)
@@ -95,6 +101,25 @@ final class YAMLEventStream {
       }
       return YAMLMark(p.problem_mark).error(message)
     }
+  }
+
+  /// The first tab in the indentation of line `line` (1-based), if any: libyaml's
+  /// "found character that cannot start any token" there means a tab indents.
+  static func indentingTab(onLine line: Int, in bytes: UnsafeRawBufferPointer) -> YAMLMark? {
+    var current = 1
+    var index = 0
+    while current < line, index < bytes.count {
+      if bytes[index] == UInt8(ascii: "\n") { current += 1 }
+      index += 1
+    }
+    guard current == line else { return nil }
+    var column = 1
+    while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") {
+      if bytes[index] == UInt8(ascii: "\t") { return YAMLMark(line: line, column: column) }
+      index += 1
+      column += 1
+    }
+    return nil
   }
 
   /// The line and column of a byte offset.
