@@ -156,8 +156,10 @@ struct ScalarKey: Hashable {
   init(_ text: String) { self.text = text }
   static func == (a: ScalarKey, b: ScalarKey) -> Bool { sameScalars(a.text, b.text) }
   func hash(into hasher: inout Hasher) {
-    var text = text
-    text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    let hashed = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    if hashed == nil {
+      for byte in text.utf8 { hasher.combine(byte) }
+    }
   }
 }
 

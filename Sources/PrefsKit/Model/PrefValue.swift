@@ -104,10 +104,11 @@ extension PrefValue: Equatable {
 /// Whether two strings hold the same Unicode scalars (not merely canonically
 /// equivalent ones, as `==` on `String` says): the same UTF-8 bytes.
 func sameScalars(_ a: String, _ b: String) -> Bool {
-  var a = a
-  var b = b
   guard a.utf8.count == b.utf8.count else { return false }
-  return a.withUTF8 { x in
-    b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+  // Native strings lend their bytes without a copy (`withUTF8` on a copy would retain
+  // and release both on a path every dictionary lookup takes).
+  let same = a.utf8.withContiguousStorageIfAvailable { x in
+    b.utf8.withContiguousStorageIfAvailable { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
   }
+  return (same ?? nil) ?? a.utf8.elementsEqual(b.utf8)
 }
