@@ -70,7 +70,7 @@ struct JSONSyntax: TextSyntax {
 
 /// XML property lists: no separators, `<!-- -->` comments, values written by
 /// ``XMLPlistWriter`` in the document's indentation.
-struct XMLSyntax: TextSyntax {
+struct XMLSyntax: RenderedSyntax {
   func readMapped(_ text: Data, options: ReadOptions, warnings: Warnings) throws -> (PrefValue, SourceMap) {
     let builder = SourceMapBuilder()
     var reader = XMLPlistReader(
@@ -89,15 +89,7 @@ struct XMLSyntax: TextSyntax {
     oneLineComment(text[position...], opening: Array("<!--".utf8), closing: Array("-->".utf8))
   }
 
-  func value(_ value: PrefValue, replacing node: SourceMap.Node, context: FragmentContext) throws -> [UInt8]? {
-    try render(key: nil, value, context: context)
-  }
-
-  func entry(key: String?, value: PrefValue, context: FragmentContext) throws -> [UInt8] {
-    try render(key: key, value, context: context)
-  }
-
-  private func render(key: String?, _ value: PrefValue, context: FragmentContext) throws -> [UInt8] {
+  func render(key: String?, _ value: PrefValue, context: FragmentContext) throws -> [UInt8] {
     let out = ByteWriter()
     var writer = XMLPlistWriter(to: out, sortKeys: false, warnings: context.warnings)
     writer.indentUnit = context.layout.indentUnit
@@ -239,7 +231,7 @@ struct YAMLSyntax: TextSyntax {
 /// after every entry, arrays with commas (Xcode also after the last item), `//` and
 /// `/* */` comments; values written by ``OpenStepWriter`` in the document's
 /// indentation, on one line inside a one-line dictionary (Xcode's build files).
-struct OpenStepSyntax: TextSyntax {
+struct OpenStepSyntax: RenderedSyntax {
   func readMapped(_ text: Data, options: ReadOptions, warnings: Warnings) throws -> (PrefValue, SourceMap) {
     let builder = SourceMapBuilder()
     let value = try OpenStepReader.read(text, options: options, sourceMap: builder)
@@ -272,15 +264,7 @@ struct OpenStepSyntax: TextSyntax {
     return oneLineComment(text, opening: [0x2F, 0x2A], closing: [0x2A, 0x2F])
   }
 
-  func value(_ value: PrefValue, replacing node: SourceMap.Node, context: FragmentContext) throws -> [UInt8]? {
-    try render(key: nil, value, context: context)
-  }
-
-  func entry(key: String?, value: PrefValue, context: FragmentContext) throws -> [UInt8] {
-    try render(key: key, value, context: context)
-  }
-
-  private func render(key: String?, _ value: PrefValue, context: FragmentContext) throws -> [UInt8] {
+  func render(key: String?, _ value: PrefValue, context: FragmentContext) throws -> [UInt8] {
     let out = ByteWriter()
     var writer = OpenStepWriter(to: out, sortKeys: false)
     try writer.fragment(key: key, value: value, oneLine: context.inline, at: context.path)

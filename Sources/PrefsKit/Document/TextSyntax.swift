@@ -65,6 +65,22 @@ extension TextSyntax {
   }
 }
 
+/// A syntax whose replacement values and new entries come from one renderer, which
+/// writes the key too when there is one (XML and OpenStep property lists).
+protocol RenderedSyntax: TextSyntax {
+  func render(key: String?, _ value: PrefValue, context: FragmentContext) throws -> [UInt8]
+}
+
+extension RenderedSyntax {
+  func value(_ value: PrefValue, replacing node: SourceMap.Node, context: FragmentContext) throws -> [UInt8]? {
+    try render(key: nil, value, context: context)
+  }
+
+  func entry(key: String?, value: PrefValue, context: FragmentContext) throws -> [UInt8] {
+    try render(key: key, value, context: context)
+  }
+}
+
 /// What separates entries of a container.
 struct Separator: Equatable {
   var byte: UInt8
