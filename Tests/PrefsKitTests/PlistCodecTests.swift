@@ -522,23 +522,8 @@ import Testing
 
   // MARK: Differential: Python plistlib
 
-  static let python: String? = {
-    for path in ["/usr/bin/python3", "/usr/local/bin/python3"]
-    where FileManager.default.isExecutableFile(atPath: path) {
-      return path
-    }
-    let which = Process()
-    which.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    which.arguments = ["which", "python3"]
-    let pipe = Pipe()
-    which.standardOutput = pipe
-    which.standardError = FileHandle.nullDevice
-    guard (try? which.run()) != nil else { return nil }
-    which.waitUntilExit()
-    let path = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-    return which.terminationStatus == 0 && !path.isEmpty ? path : nil
-  }()
+  /// The interpreter the plistlib cross-checks run (`TestSupport.python()`'s).
+  static let python: String? = TestSupport.python()?.path
 
   /// Prints every value of each file as `path<TAB>type<TAB>value` lines.
   static let pythonScript = """

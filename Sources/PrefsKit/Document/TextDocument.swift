@@ -4,8 +4,8 @@ import Foundation
 /// stands, so that a new value can be written back by changing only the bytes of
 /// what changed (DESIGN.md section 10, house rule 6).
 ///
-/// YAML, JSON and XML property lists have text; a binary property list does not, and
-/// is written whole. UTF-16 text is edited as UTF-8 and written back as UTF-16.
+/// YAML, JSON, XML and OpenStep property lists have text; a binary property list does
+/// not, and is written whole. UTF-16 text is edited as UTF-8 and written back as UTF-16.
 public struct TextDocument: Sendable {
   /// The document's format.
   public let format: Format
@@ -90,23 +90,9 @@ public struct TextDocument: Sendable {
 
   /// Where the value at `path` is written: its key, or for an array item its value.
   public func position(of path: PrefKeyPath) -> SourcePosition? {
-    guard !map.nodes.isEmpty else { return nil }
-    var node = 0
-    for component in path.components {
-      switch component {
-      case .key(let key):
-        guard let child = map.child(of: node, named: key) else { return nil }
-        node = child
-      case .index(let index):
-        let children = map.children(of: node)
-        guard index < children.count else { return nil }
-        node = children[index]
-      }
-    }
-    let offset = map.nodes[node].key?.lowerBound ?? map.nodes[node].value.lowerBound
-    guard case .lineColumn(let line, let column) = SourcePosition.of(offset: offset, in: text) else { return nil }
+    guard let node = node(at: path) else { return nil }
     // A UTF-16 document is edited as UTF-8, but its lines and characters are the same.
-    return .lineColumn(line: line, column: column)
+    return .of(offset: map.nodes[node].key?.lowerBound ?? map.nodes[node].value.lowerBound, in: text)
   }
 
   /// The document's bytes changed to hold `newValue`.
@@ -134,8 +120,7 @@ public struct TextDocument: Sendable {
   /// ``Patch/rewrittenWhole`` says why.
   public func patched(to newValue: PrefValue, warnings: Warnings = Warnings()) throws -> Patch {
     var patcher = TextPatcher(
-      text: text, map: map, syntax: syntax, layout: TextLayout.detect(text, defaultUnit: defaultIndent),
-      warnings: warnings)
+      text: text, map: map, syntax: syntax, layout: layout, warnings: warnings)
     do {
       guard let bytes = try patcher.patch(from: value, to: newValue) else {
         return Patch(data: encoded(text), rewrittenEntries: [], rewrittenWhole: nil, changed: false)
