@@ -141,12 +141,19 @@ extension Format {
       if format.isPlist, let sniffed = sniffPlist(data) { format = sniffed }
       return format
     }
+    return sniffed(data, jsonUndecided: true)
+  }
+
+  /// The format the first bytes say, by the table's order; with `jsonUndecided`, nil
+  /// for text that starts like JSON (only reading it can tell), else the formats after
+  /// JSON decide.
+  private static func sniffed(_ data: Data, jsonUndecided: Bool) -> Format? {
     let head = leadingText(data)
     for format in all {
       switch format.sniff {
       case .prefix(let marks): if marks.contains(where: head.hasPrefix) { return format }
       case .xmlPlistElement: if startsLikeXMLPlist(data) { return format }
-      case .parses(let starts): if let first = head.first, starts.contains(first) { return nil }
+      case .parses(let starts): if jsonUndecided, let first = head.first, starts.contains(first) { return nil }
       case .openStepShape: if looksLikeOpenStep(head) { return format }
       case .fallback: return format
       }
@@ -205,43 +212,23 @@ extension Format {
     }
   }
 
+  /// Reads text that starts like JSON (``detect(_:declared:path:)`` could not tell):
+  /// JSON when it reads as JSON, or is JSON by its syntax (then its error stands); else
+  /// what the formats after JSON in the table say (a YAML flow mapping, an OpenStep
+  /// dictionary).
   private static func readSniffing(_ data: Data, options: ReadOptions, warnings: Warnings) throws
     -> (value: PrefValue, format: Format)
   {
-    let head = leadingText(data)
-    for format in all {
-      switch format.sniff {
-      case .prefix(let marks):
-        if marks.contains(where: head.hasPrefix) {
-          return (try format.codec.read(data, options: options, warnings: warnings), format)
-        }
-      case .xmlPlistElement:
-        if startsLikeXMLPlist(data) {
-          return (try format.codec.read(data, options: options, warnings: warnings), format)
-        }
-      case .parses(let starts):
-        // JSON only if it parses as JSON: a YAML flow mapping or an OpenStep
-        // dictionary also starts with `{`.
-        if let first = head.first, starts.contains(first) {
-          let attempt = Warnings()
-          do {
-            let value = try format.codec.read(data, options: options, warnings: attempt)
-            attempt.all.forEach(warnings.add)
-            return (value, format)
-          } catch {
-            // Text that is JSON by its syntax is JSON: its error stands.
-            if JSONGrammar.isJSON(data) { throw error }
-          }
-        }
-      case .openStepShape:
-        if looksLikeOpenStep(head) {
-          return (try format.codec.read(data, options: options, warnings: warnings), format)
-        }
-      case .fallback:
-        return (try format.codec.read(data, options: options, warnings: warnings), format)
-      }
+    let attempt = Warnings()
+    do {
+      let value = try json.codec.read(data, options: options, warnings: attempt)
+      attempt.all.forEach(warnings.add)
+      return (value, json)
+    } catch {
+      if JSONGrammar.isJSON(data) { throw error }
     }
-    return (try yaml.codec.read(data, options: options, warnings: warnings), yaml)
+    let format = sniffed(data, jsonUndecided: false) ?? yaml
+    return (try format.codec.read(data, options: options, warnings: warnings), format)
   }
 
   /// The first few hundred bytes as text, without a byte order mark or leading white space.
