@@ -69,12 +69,8 @@ public struct SourceMap: Sendable, Equatable {
 
   /// The child of `node` holding key `name`, if it is written in the text.
   public func child(of node: Int, named name: String) -> Int? {
-    children(of: node).first { nodes[$0].name.map { Self.sameKey($0, name) } ?? false }
-  }
-
-  /// Keys compare by Unicode scalars, as ``PrefValue`` does.
-  static func sameKey(_ a: String, _ b: String) -> Bool {
-    a.unicodeScalars.elementsEqual(b.unicodeScalars)
+    // Keys compare by Unicode scalars, as ``PrefValue`` does.
+    children(of: node).first { nodes[$0].name.map { sameScalars($0, name) } ?? false }
   }
 }
 
@@ -141,9 +137,6 @@ final class SourceMapBuilder {
   func mark(_ node: Int, _ flags: SourceMap.Flags) {
     map.nodes[node].flags.formUnion(flags)
   }
-
-  /// The innermost open container, if any.
-  var current: Int? { open.last?.node }
 
   private func add(value: Range<Int>, flags: SourceMap.Flags) -> Int {
     let index = map.nodes.count

@@ -232,11 +232,6 @@ struct TextPatcher {
     let children = map.children(of: index)
     let survivors = children.filter { !removed.contains($0) }
     // An empty container filled, or a container emptied: its text changes shape.
-    if children.isEmpty,
-      let filled = try syntax.filled(newValue, replacing: node, context: context(index, inline, inFlow))
-    {
-      return add(node.value, filled)
-    }
     if children.isEmpty || survivors.isEmpty {
       return try replace(index, with: newValue, path: path, inline: inline, inFlow: inFlow)
     }

@@ -38,10 +38,6 @@ protocol TextSyntax: Sendable {
   /// The text of a whole entry (`key` and value, or an array item when `key` is nil):
   /// its first line without indentation, later lines each starting with `context.indent`.
   func entry(key: String?, value: PrefValue, context: FragmentContext) throws -> [UInt8]
-
-  /// The text of an empty container of `value`'s kind with `value` in it, replacing an
-  /// empty container in place (`{}`, `<dict/>`); nil to rewrite the entry.
-  func filled(_ value: PrefValue, replacing node: SourceMap.Node, context: FragmentContext) throws -> [UInt8]?
 }
 
 extension TextSyntax {
@@ -59,9 +55,6 @@ extension TextSyntax {
   func isFlow(_ node: SourceMap.Node, in text: [UInt8]) -> Bool { false }
   func entryStart(of node: SourceMap.Node, in text: [UInt8]) -> Int {
     node.key?.lowerBound ?? node.value.lowerBound
-  }
-  func filled(_ value: PrefValue, replacing node: SourceMap.Node, context: FragmentContext) throws -> [UInt8]? {
-    nil
   }
 }
 
