@@ -125,6 +125,11 @@ enum OptionValue: Sendable, Equatable {
 /// value (which gives its placeholder, its check and its completion), and its help
 /// line. Each option is declared once (see `Options`) and listed by the commands
 /// that accept it, so it means the same everywhere.
+///
+/// The help line and the completion are made when asked for: every command line
+/// builds the whole option table, and only `--help` and the completion scripts read
+/// them (listing the format table's names in each help line cost a command's
+/// start-up about a tenth of its time).
 struct OptionSpec: Sendable {
   /// The canonical name, used to look the option up after parsing (`output`).
   let name: String
@@ -136,13 +141,13 @@ struct OptionSpec: Sendable {
   let words: [String]
   let arity: Arity
   let kind: ValueKind
-  /// What a shell completes the value with.
-  let completion: CompletionKind
-  let help: String
+  /// A completion other than the kind's, if the declaration gives one.
+  private let declaredCompletion: CompletionKind?
+  private let makeHelp: @Sendable () -> String
 
   init(
     _ name: String, long: [String] = [], short: [Character] = [], words: [String] = [], arity: Arity = .flag,
-    kind: ValueKind = .none, completion: CompletionKind? = nil, help: String
+    kind: ValueKind = .none, completion: CompletionKind? = nil, help: @autoclosure @escaping @Sendable () -> String
   ) {
     precondition((arity == .flag) == (kind == .none), "a flag has no value kind; an option with a value has one")
     self.name = name
@@ -151,9 +156,15 @@ struct OptionSpec: Sendable {
     self.words = words
     self.arity = arity
     self.kind = kind
-    self.completion = completion ?? kind.completion
-    self.help = help
+    self.declaredCompletion = completion
+    self.makeHelp = help
   }
+
+  /// What a shell completes the value with.
+  var completion: CompletionKind { declaredCompletion ?? kind.completion }
+
+  /// The help line.
+  var help: String { makeHelp() }
 
   /// The placeholder of the value (`FILE`), or nil for a flag.
   var valueName: String? { kind.placeholder }
