@@ -4,13 +4,14 @@ PREFIX ?= /usr/local
 # Use sudo for apt only when not root and sudo exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null && echo sudo)
 PREFS := .build/release/prefs
-# The release binary is one static PIE: the Swift runtime, Foundation, libyaml and
-# the C libraries linked in, relocated by its own start-up code, with its relocations
-# packed (RELR). No dynamic loader runs and no shared library is mapped, so a command
-# starts in about two thirds of the time of a dynamically linked one (see the README's
-# Performance section), and it keeps address-space randomisation. lld (in the Swift
-# toolchain) links it; a static PIE must carry no run path, hence --disable-local-rpath.
-RELEASE := -c release --product prefs --static-swift-stdlib --disable-local-rpath \
+# The release binary, built for start-up time (see the README's Performance section):
+# - on FoundationEssentials alone: without the FullFoundation trait (Package.swift),
+#   no CoreFoundation, ICU or Foundation is linked in, nor initialised at start-up;
+# - one static PIE: the Swift runtime, libyaml and the C libraries linked in, relocated
+#   by its own start-up code with its relocations packed (RELR), so no dynamic loader
+#   runs, and it keeps address-space randomisation. lld (in the Swift toolchain) links
+#   it; a static PIE must carry no run path, hence --disable-local-rpath.
+RELEASE := -c release --product prefs --disable-default-traits --static-swift-stdlib --disable-local-rpath \
 	-Xswiftc -static-executable -Xswiftc -use-ld=lld \
 	-Xswiftc -Xclang-linker -Xswiftc -static-pie -Xlinker -z -Xlinker pack-relative-relocs
 # Seconds each fuzz target runs for.
@@ -36,6 +37,11 @@ test-deps: deps
 
 build: deps
 	$(SWIFT) build $(RELEASE)
+	@# Foundation API that FoundationEssentials lacks would link all of Foundation back in.
+	@if nm $(PREFS) | grep -q ' __CFInitialize$$'; then \
+		echo "error: $(PREFS) links CoreFoundation: the CLI uses Foundation API beyond FoundationEssentials" >&2; \
+		exit 1; \
+	fi
 
 # Converts the shipped samples and prints them.
 demo: build
@@ -74,8 +80,7 @@ test: test-deps
 # Times prefs against plistlib + PyYAML, plutil and plistutil on a generated 20 MB domain
 # and the tutorial's tiny one; the table goes to stdout and bench-out/results.md.
 # Python runs as its real interpreter (sys.executable), not through a pyenv shim.
-bench: deps
-	$(SWIFT) build $(RELEASE)
+bench: build
 	@command -v plistutil >/dev/null 2>&1 || { echo "Installing libplist-utils with apt-get"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libplist-utils; } \
 		|| echo "plistutil could not be installed: it is reported as missing"

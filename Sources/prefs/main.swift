@@ -1,5 +1,11 @@
-import Foundation
 import PrefsKit
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// The version `prefs --version` prints.
 let prefsVersion = "0.1.0"
@@ -42,7 +48,7 @@ func runPrefs(_ commandLine: [String], console: Console) -> Int32 {
   } catch is Console.BrokenPipe {
     return Console.Status.brokenPipe
   } catch {
-    console.err("prefs: error: \(error.localizedDescription)")
+    console.err("prefs: error: \(PrefsError.text(of: error))")
     return Console.Status.ioError
   }
 }

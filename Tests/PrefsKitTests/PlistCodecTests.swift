@@ -473,13 +473,49 @@ import Testing
     #expect(try Self.xml.decode(wide) == .dictionary(["CF$UID": .integer(1 << 32)]))
   }
 
-  @Test func xmlInOtherEncodingsIsLeftToFoundation() throws {
-    var utf16 = Data([0xFE, 0xFF])
-    for unit in "<plist version=\"1.0\"><string>\u{E9}</string></plist>".utf16 {
-      utf16.append(contentsOf: [UInt8(unit >> 8), UInt8(unit & 0xFF)])
+  @Test func xmlInOtherEncodingsIsTranscodedAndReadAsFoundationReadsIt() throws {
+    let document =
+      "<?xml version=\"1.0\" encoding=\"ENCODING\"?>\n<plist version=\"1.0\">\n"
+      + "<dict><key>caf\u{E9}</key><string>\u{E9}t\u{E9} \u{1F600}</string></dict>\n</plist>\n"
+    let expected = PrefValue.dictionary(["caf\u{E9}": .string("\u{E9}t\u{E9} \u{1F600}")])
+    func encoded(_ name: String, _ encoding: String.Encoding, bom: [UInt8] = []) -> Data {
+      Data(bom) + document.replacingOccurrences(of: "ENCODING", with: name).data(using: encoding)!
     }
-    #expect(!XMLPlistReader.canRead(utf16))
-    #expect(try Self.xml.decode(utf16) == .string("\u{E9}"))
+    let documents: [(String, Data)] = [
+      ("UTF-16 BE with a byte order mark", encoded("UTF-16", .utf16BigEndian, bom: [0xFE, 0xFF])),
+      ("UTF-16 LE with a byte order mark", encoded("UTF-16", .utf16LittleEndian, bom: [0xFF, 0xFE])),
+      ("UTF-16 BE", encoded("UTF-16", .utf16BigEndian)),
+      ("UTF-16 LE", encoded("UTF-16", .utf16LittleEndian)),
+      ("UTF-32 BE with a byte order mark", encoded("UTF-32", .utf32BigEndian, bom: [0x00, 0x00, 0xFE, 0xFF])),
+      ("UTF-32 LE", encoded("UTF-32", .utf32LittleEndian)),
+    ]
+    for (name, data) in documents {
+      #expect(!XMLPlistReader.canRead(data), "\(name)")
+      do {
+        #expect(try Self.xml.decode(data) == expected, "\(name)")
+      } catch {
+        Issue.record("\(name): \(error)")
+      }
+      // Foundation reads UTF-16 and UTF-32 only with a byte order mark.
+      if name.hasSuffix("byte order mark") { #expect(try Self.foundationRead(data) == expected, "Foundation: \(name)") }
+    }
+    // ISO-8859-1 declared: each byte is its code point.
+    let latin1 =
+      Data(
+        "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><string>caf".utf8) + Data([0xE9])
+      + Data("</string></plist>".utf8)
+    #expect(try Self.xml.decode(latin1) == .string("caf\u{E9}"))
+    #expect(try Self.foundationRead(latin1) == .string("caf\u{E9}"))
+    // Another declared encoding is refused with what to do, never misread.
+    let shiftJIS = Data("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><plist><string>x</string></plist>".utf8)
+    let error = #expect(throws: PrefsError.self) { try Self.xml.decode(shiftJIS) }
+    #expect(
+      error?.message
+        == "an XML plist in encoding 'shift_jis' cannot be read (UTF-8, UTF-16, UTF-32 and ISO-8859-1 can); "
+        + "convert it to UTF-8 first (iconv -f shift_jis -t UTF-8)")
+    // Broken UTF-16 is an error, not a guess.
+    let broken = Data([0xFE, 0xFF, 0x00, 0x3C, 0xD8, 0x00, 0x00, 0x3E])
+    #expect(throws: PrefsError.self) { try Self.xml.decode(broken) }
   }
 
   @Test func foundationReadsBackWhatWeWrite() throws {

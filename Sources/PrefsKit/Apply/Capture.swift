@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -75,7 +80,7 @@ public final class DomainWatcher: @unchecked Sendable {
       let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
       guard fd >= 0 else { return }
       let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB)
-      for folder in Set(paths.map { (AtomicFile.resolvedTarget($0) as NSString).deletingLastPathComponent }) {
+      for folder in Set(paths.map { AtomicFile.resolvedTarget($0).deletingLastPathComponent }) {
         let watch = inotify_add_watch(fd, folder.isEmpty ? "." : folder, mask)
         guard watch >= 0 else {
           close(fd)
@@ -114,7 +119,7 @@ public final class DomainWatcher: @unchecked Sendable {
     repeat {
       let changed = changedPaths()
       if !changed.isEmpty { return changed }
-      Thread.sleep(forTimeInterval: min(0.1, max(0, deadline.timeIntervalSinceNow)))
+      usleep(UInt32(min(0.1, max(0, deadline.timeIntervalSinceNow)) * 1_000_000))
     } while Date() < deadline
     return []
   }

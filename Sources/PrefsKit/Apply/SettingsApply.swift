@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// One domain's part of `prefs apply`: where it is, what it holds, and what the
 /// settings make of it.
@@ -51,8 +56,8 @@ public enum SettingsApply {
     if DomainName.isPath(target) {
       var path = target
       if path.hasPrefix("~/") {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        path = (home as NSString).appendingPathComponent(String(path.dropFirst(2)))
+        let home = homeFolder(in: environment)
+        path = home.appendingPathComponent(String(path.dropFirst(2)))
       }
       return FileDomain(path: path, name: target)
     }

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// A settings file: a dictionary whose top-level keys are domain names (`-g` and
 /// `NSGlobalDomain` included) or file paths, each mapping to the settings to hold

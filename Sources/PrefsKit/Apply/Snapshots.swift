@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// What `prefs apply` saved of the domains it was about to change: for each, the
 /// exact bytes of its file (or that there was none), so that `apply --undo` puts
@@ -43,10 +48,10 @@ public struct SnapshotStore: Sendable {
     if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
       state = xdg
     } else {
-      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-      state = (home as NSString).appendingPathComponent(".local/state")
+      let home = homeFolder(in: environment)
+      state = home.appendingPathComponent(".local/state")
     }
-    self.init(directory: (state as NSString).appendingPathComponent("prefs/snapshots"))
+    self.init(directory: state.appendingPathComponent("prefs/snapshots"))
   }
 
   private static let undoneSuffix = ".undone.plist"
@@ -59,19 +64,9 @@ public struct SnapshotStore: Sendable {
       guard let domain = step.domain else { continue }
       domains.append(try Self.capture(domain))
     }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
-    let id = "\(formatter.string(from: now))-\(getpid())"
+    let id = "\(TextForms.compactTimestamp(now))-\(getpid())"
     let snapshot = Snapshot(id: id, created: now, sources: sources, domains: domains, undone: false)
-    do {
-      try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw PrefsError(
-        .cannotCreate, "cannot create the snapshot folder: \(error.localizedDescription)", file: directory)
-    }
+    try makeFolders(directory, mode: 0o700, what: "the snapshot folder")
     // Snapshots hold settings: readable by their owner only.
     try AtomicFile.write(try Self.encode(snapshot), to: path(of: id, undone: false), newFileMode: 0o600)
     return snapshot
@@ -93,7 +88,7 @@ public struct SnapshotStore: Sendable {
   public func list() throws -> [Snapshot] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
     return try names.filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }.sorted().map { name in
-      let file = (directory as NSString).appendingPathComponent(name)
+      let file = directory.appendingPathComponent(name)
       do {
         return try Self.decode(try InputFile.read(file), undone: name.hasSuffix(Self.undoneSuffix))
       } catch let error as PrefsError {
@@ -133,7 +128,7 @@ public struct SnapshotStore: Sendable {
   }
 
   private func path(of id: String, undone: Bool) -> String {
-    (directory as NSString).appendingPathComponent(id + (undone ? Self.undoneSuffix : ".plist"))
+    directory.appendingPathComponent(id + (undone ? Self.undoneSuffix : ".plist"))
   }
 
   static func encode(_ snapshot: Snapshot) throws -> Data {

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 extension PrefValue {
   /// The value on one line, for diff output and messages: strings quoted, reals and
@@ -20,7 +25,7 @@ extension PrefValue {
     case .bool(let b): text += b ? "true" : "false"
     case .date(let d): text += TextForms.date(d)
     case .data(let d):
-      let shown = d.prefix(16).map { String(format: "%02x", $0) }.joined()
+      let shown = hexBytes(d.prefix(16))
       text += d.count > 16 ? "<\(shown)… (\(d.count) bytes)>" : "<\(shown)>"
     case .uid(let n): text += "uid(\(n))"
     case .array(let items):
@@ -55,7 +60,7 @@ extension PrefValue {
       case "\r": out += "\\r"
       default:
         if scalar.value < 0x20 || scalar.value == 0x7F {
-          out += String(format: "\\u%04x", scalar.value)
+          out += "\\u" + hexDigits(scalar.value, width: 4)
         } else {
           out.unicodeScalars.append(scalar)
         }

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 // Whole lines of a document's entries, and new entries rendered as lines in the
 // document's layout: what a merge needs to set another value's entries beside the

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 // The patcher's view of each text format: how it reads with a source map, and how
 // a value or entry is written in the layout of the document it goes into. The

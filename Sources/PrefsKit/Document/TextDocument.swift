@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// A text document read for editing: its value, and where in its bytes each value
 /// stands, so that a new value can be written back by changing only the bytes of

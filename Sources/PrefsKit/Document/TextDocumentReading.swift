@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 extension TextDocument {
   /// Reads `data` as ``Format/read(_:declared:path:options:warnings:)`` does, and for a

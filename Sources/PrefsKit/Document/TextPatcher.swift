@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Changes the text of a document into the text of a new value by replacing only the
 /// bytes of what changed (DESIGN.md section 10).

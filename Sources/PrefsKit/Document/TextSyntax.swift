@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// What the patcher needs to know of one text format: how it separates entries, what
 /// a comment line looks like, and how a value or an entry is written in the layout of

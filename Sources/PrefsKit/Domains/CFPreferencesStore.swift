@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Darwin)
   import CoreFoundation
@@ -11,7 +15,7 @@ import Foundation
   public struct CFPreferencesStore: DomainStore {
     public init() {}
 
-    public var location: String { NSHomeDirectory() + "/Library/Preferences" }
+    public var location: String { FileManager.default.homeDirectoryForCurrentUser.path + "/Library/Preferences" }
 
     public func domainNames() throws -> [String] {
       let names = (try? FileManager.default.contentsOfDirectory(atPath: location)) ?? []
@@ -28,7 +32,9 @@ import Foundation
   /// One domain of the current user, any host, read and written through CFPreferences.
   public struct CFPreferencesDomain: PreferenceDomain {
     public let name: String
-    public var location: String { "\(NSHomeDirectory())/Library/Preferences/\(name).plist" }
+    public var location: String {
+      "\(FileManager.default.homeDirectoryForCurrentUser.path)/Library/Preferences/\(name).plist"
+    }
 
     public func read(options: ReadOptions) throws -> PrefDictionary? {
       let app = name as CFString

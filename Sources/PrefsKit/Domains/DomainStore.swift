@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// One preference domain: a dictionary that can be read, and changed under a lock.
 public protocol PreferenceDomain: Sendable {

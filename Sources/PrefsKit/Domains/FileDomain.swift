@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// A domain kept in one file: a file of the Linux store, or any preference file
 /// named by path. Writes go through ``AtomicFile`` under a ``FileLock`` on the file
@@ -82,15 +87,8 @@ public struct FileDomain: PreferenceDomain {
     _ body: (inout PrefDictionary?) throws -> Void
   ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
     if createsFolder, !dryRun {
-      let folder = (path as NSString).deletingLastPathComponent
-      if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-        do {
-          try FileManager.default.createDirectory(
-            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-          throw PrefsError(.cannotCreate, "cannot create the folder: \(error.localizedDescription)", file: folder)
-        }
-      }
+      let folder = path.deletingLastPathComponent
+      if !folder.isEmpty { try makeFolders(folder, mode: 0o700, what: "the folder") }
     }
     let lock = try FileLock(file: path)
     defer { withExtendedLifetime(lock) {} }

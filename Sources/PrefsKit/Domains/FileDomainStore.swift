@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// The Linux domain store: one XML plist per domain, exactly where
 /// swift-corelibs-foundation's `UserDefaults(suiteName:)` keeps it —
@@ -20,8 +25,8 @@ public struct FileDomainStore: DomainStore {
   public static func defaultDirectory(environment: [String: String]) -> String {
     if let explicit = environment["PREFS_DEFAULTS_DIR"], !explicit.isEmpty { return explicit }
     if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg }
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-    return (home as NSString).appendingPathComponent(".config")
+    let home = homeFolder(in: environment)
+    return home.appendingPathComponent(".config")
   }
 
   public var location: String { directory }
@@ -35,7 +40,7 @@ public struct FileDomainStore: DomainStore {
 
   public func domain(named name: String) throws -> any PreferenceDomain {
     let valid = try DomainName.validated(name)
-    let path = (directory as NSString).appendingPathComponent(valid + ".plist")
+    let path = directory.appendingPathComponent(valid + ".plist")
     return FileDomain(path: path, name: valid, newFileFormat: .xml, newFileMode: 0o600, createsFolder: true)
   }
 }

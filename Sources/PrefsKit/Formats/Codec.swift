@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// How the YAML reader resolves plain (unquoted) scalars. The case names spell the
 /// version numbers, as `--yaml-version` takes them.
@@ -72,16 +77,14 @@ public struct WriteOptions: Sendable {
 
 /// Collects the warnings of one read or write; the library never prints them itself.
 public final class Warnings: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var items: [PrefsWarning] = []
 
   public init() {}
 
   /// Records a warning.
   public func add(_ warning: PrefsWarning) {
-    lock.lock()
-    items.append(warning)
-    lock.unlock()
+    lock.withLock { items.append(warning) }
   }
 
   /// Records a warning from its parts.
@@ -90,11 +93,7 @@ public final class Warnings: @unchecked Sendable {
   }
 
   /// The warnings so far, in order.
-  public var all: [PrefsWarning] {
-    lock.lock()
-    defer { lock.unlock() }
-    return items
-  }
+  public var all: [PrefsWarning] { lock.withLock { items } }
 }
 
 /// A reader and writer for one file format. Codecs never call each other: every

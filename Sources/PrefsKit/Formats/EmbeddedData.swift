@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Data values that hold a JSON document or a binary plist (the tutorial's `items`:
 /// a JSON array of items, encoded as `Data`), shown as structure by `--expand-data`

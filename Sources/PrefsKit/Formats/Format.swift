@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// The format table: every file format `prefs` knows, declared once. Option parsing
 /// (`--from`, `--to`, `--format`), extension detection, content sniffing, help text
@@ -80,7 +85,7 @@ public struct Format: Sendable, Hashable, CustomStringConvertible {
   /// The format a path's extension selects, if any (`.plist` selects XML; reading
   /// still recognises a binary or OpenStep plist behind it).
   public static func forPath(_ path: String) -> Format? {
-    let ext = (path as NSString).pathExtension.lowercased()
+    let ext = path.pathExtension.lowercased()
     guard !ext.isEmpty else { return nil }
     return all.first { $0.extensions.contains(ext) }
   }
@@ -275,7 +280,7 @@ extension Format {
     while rest.hasPrefix("//") || rest.hasPrefix("/*") {
       if rest.hasPrefix("//") {
         rest = rest.drop(while: { $0 != "\n" })
-      } else if let end = rest.range(of: "*/") {
+      } else if let end = rest.firstRange(of: "*/") {
         rest = rest[end.upperBound...]
       } else {
         return ""

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Writes files the safe way: into a temporary file beside the target, fsynced,
 /// then renamed over it, so a reader sees the old file or the new one, never a
@@ -18,7 +23,7 @@ public enum AtomicFile {
       return try writeDirectly(to: path, displayName: path, body)
     }
     let target = resolvedTarget(path)
-    let directory = (target as NSString).deletingLastPathComponent
+    let directory = target.deletingLastPathComponent
     let folder = directory.isEmpty ? "." : directory
     var existing = stat()
     // Names keep bytes that are not UTF-8 (see `RawPath`).
@@ -33,7 +38,7 @@ public enum AtomicFile {
     }
 
     var template =
-      RawPath.bytes("\(folder)/.\((target as NSString).lastPathComponent).XXXXXX").map { CChar(bitPattern: $0) } + [0]
+      RawPath.bytes("\(folder)/.\(target.lastPathComponent).XXXXXX").map { CChar(bitPattern: $0) } + [0]
     // Created and recorded with the stop signals held, so that a signal handler
     // (``removeTemporariesOnSignals()``) always knows the file.
     let (fd, slot) = PendingTemporaries.withStopSignalsBlocked {
@@ -109,8 +114,8 @@ public enum AtomicFile {
   /// Call it only while holding the file's lock, so no live writer owns them.
   public static func removeStaleTemporaries(of path: String, olderThan age: TimeInterval = 60) {
     let target = resolvedTarget(path)
-    let folder = (target as NSString).deletingLastPathComponent
-    let prefix = "." + (target as NSString).lastPathComponent + "."
+    let folder = target.deletingLastPathComponent
+    let prefix = "." + target.lastPathComponent + "."
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else {
       return
     }
@@ -142,7 +147,7 @@ public enum AtomicFile {
       if destination.hasPrefix("/") {
         current = destination
       } else {
-        current = ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        current = current.deletingLastPathComponent.appendingPathComponent(destination)
       }
     }
     return current
@@ -189,7 +194,7 @@ public enum InputFile {
     while true {
       if length == data.count { data.count += max(data.count, 1 << 16) }
       let n = data.withUnsafeMutableBytes { raw in
-        Foundation.read(fd, raw.baseAddress! + length, raw.count - length)
+        systemRead(fd, raw.baseAddress! + length, raw.count - length)
       }
       if n < 0 {
         if errno == EINTR { continue }

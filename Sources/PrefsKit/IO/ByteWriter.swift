@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// A buffered byte sink that encoders write to: into memory, or streamed to a file
 /// descriptor in chunks so that a large document is never built up as one string.
@@ -99,7 +104,7 @@ public final class ByteWriter {
     }
     var offset = 0
     while offset < bytes.count {
-      let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      let n = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if n < 0 {
         if errno == EINTR { continue }
         throw PrefsError(.io, "write failed: \(systemErrorText())")

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// An advisory lock (`flock`) that serializes the changes to one file, held while it
 /// is read, changed and written back, so that concurrent writers never lose each
@@ -22,7 +27,7 @@ public final class FileLock {
   /// ``AtomicFile`` writes through it), waiting up to `timeout` seconds.
   public init(file path: String, timeout: TimeInterval = 10) throws {
     let target = AtomicFile.resolvedTarget(path)
-    let directory = (target as NSString).deletingLastPathComponent
+    let directory = target.deletingLastPathComponent
     let folder = directory.isEmpty ? "." : directory
     let deadline = Date().addingTimeInterval(timeout)
     while true {

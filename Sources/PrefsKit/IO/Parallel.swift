@@ -1,4 +1,11 @@
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Runs `body` for the parts `0..<count` at once, on the calling thread and others
 /// (one per processor), and returns their results in order. If parts throw, the error
@@ -16,7 +23,7 @@ func inParallel<T: Sendable>(
 
 /// What each part gave, filled in from several threads.
 private final class PartResults<T: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var results: [Result<T, any Error>?]
   private var failed = false
 

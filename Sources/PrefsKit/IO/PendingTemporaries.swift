@@ -1,5 +1,11 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// The temporary files being written right now, kept where a signal handler can
 /// find them: fixed slots of path bytes, each with an atomic state, so that the

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// File names as the system gives them: bytes, not always UTF-8.
 ///
@@ -12,7 +17,8 @@ public enum RawPath {
 
   /// An argument of the command line, its bytes kept (see the type's description).
   public static func argument(_ bytes: UnsafePointer<CChar>) -> String {
-    string(from: Array(UnsafeBufferPointer(start: bytes, count: strlen(bytes))).map { UInt8(bitPattern: $0) })
+    if let text = String(validatingCString: bytes) { return text }
+    return string(from: Array(UnsafeBufferPointer(start: bytes, count: strlen(bytes))).map { UInt8(bitPattern: $0) })
   }
 
   /// `bytes` as text: UTF-8 where it is, each other byte as its stand-in scalar.
@@ -39,6 +45,7 @@ public enum RawPath {
 
   /// The bytes `path` stands for: its UTF-8, with each stand-in scalar its byte.
   public static func bytes(_ path: String) -> [UInt8] {
+    if !path.unicodeScalars.contains(where: { $0.value >= base }) { return Array(path.utf8) }
     var bytes: [UInt8] = []
     for scalar in path.unicodeScalars {
       if scalar.value >= base, scalar.value <= base + 0xFF {
@@ -60,7 +67,7 @@ public enum RawPath {
     var text = ""
     for scalar in path.unicodeScalars {
       if scalar.value >= base, scalar.value <= base + 0xFF {
-        text += "\\x" + String(format: "%02X", scalar.value - base)
+        text += "\\x" + hexDigits(scalar.value - base, width: 2, uppercase: true)
       } else {
         text.unicodeScalars.append(scalar)
       }

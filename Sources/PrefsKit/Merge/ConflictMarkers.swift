@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// The conflicts of a merge set in the text of CURRENT's document, as git sets them:
 /// the merged value is written through ``TextDocument/patched(to:warnings:)`` (CURRENT's

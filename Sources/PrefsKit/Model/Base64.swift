@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// The one base64 decoder every reader uses (XML `<data>`, YAML `!!binary`, JSON
 /// `$data`), so that they accept exactly the same texts: the standard alphabet in

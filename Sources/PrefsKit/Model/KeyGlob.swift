@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// A shell-style pattern (`SULastCheckTime`, `NSWindow Frame *`, `*.lastOpened`,
 /// `com.apple.*`) matched against key paths as a user types them: keys joined by

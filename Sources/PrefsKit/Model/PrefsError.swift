@@ -1,3 +1,10 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
 /// Where in an input a problem was found.
 public enum SourcePosition: Sendable, Equatable {
   /// 1-based line and column (text formats).
@@ -114,5 +121,21 @@ public struct PrefsWarning: Sendable, Equatable, CustomStringConvertible {
 
   public var description: String {
     PrefsError(.badInput, message, file: file, position: position).description
+  }
+}
+
+extension PrefsError {
+  /// What went wrong, in words, for an error of any kind: a system error as the C
+  /// library words it (`No such file or directory`), with its file when it has one.
+  /// (`localizedDescription` would link all of Foundation into the binary.)
+  public static func text(of error: any Error) -> String {
+    switch error {
+    case let error as PrefsError: return error.description
+    case let error as POSIXError: return String(cString: strerror(error.code.rawValue))
+    case let error as CocoaError:
+      let reason = (error.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+      return [error.filePath, reason ?? "error \(error.code.rawValue)"].compactMap { $0 }.joined(separator: ": ")
+    default: return String(describing: error)
+    }
   }
 }

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// The exact text forms of reals and dates that every text format writes and reads
 /// (DESIGN.md section 4), in one place so that JSON, YAML and the command line agree.
@@ -262,6 +267,18 @@ public enum TextForms {
     }
     return "\(pad(f.year, 4))-\(pad(f.month, 2))-\(pad(f.day, 2))T\(pad(f.hour, 2)):"
       + "\(pad(f.minute, 2)):\(pad(f.second, 2))"
+  }
+
+  /// `yyyyMMddTHHmmss.SSSZ` in UTC, milliseconds truncated: a timestamp for names
+  /// that sort by time (`20261130T141502.123Z`).
+  package static func compactTimestamp(_ date: Date) -> String {
+    let milliseconds = Int64((date.timeIntervalSinceReferenceDate * 1000).rounded(.down))
+    let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+    let whole = fraction < 0 ? seconds - 1 : seconds
+    let f = civilFields(fromSecondsSinceReference: whole)
+    func pad(_ n: Int64, _ width: Int) -> String { hexDigits(n, width: width, radix: 10) }
+    return "\(pad(f.year, 4))\(pad(f.month, 2))\(pad(f.day, 2))T\(pad(f.hour, 2))\(pad(f.minute, 2))"
+      + "\(pad(f.second, 2)).\(pad((fraction + 1000) % 1000, 3))Z"
   }
 
   /// The UTC calendar fields of whole seconds since the 2001 reference date.

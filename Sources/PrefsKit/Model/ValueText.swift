@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Values typed on the command line (`prefs write`, `prefs set`), read by the
 /// rules of DESIGN.md section 7.
@@ -142,7 +147,7 @@ public enum ValueText {
         .badInput, "'\(text)' reads both as hex and as base64, which --type data takes",
         hints: [
           "for the bytes \(text) in hex, give -data \(text); "
-            + "for what it means in base64, give those bytes in hex: -data \(base64.map { String(format: "%02x", $0) }.joined())"
+            + "for what it means in base64, give those bytes in hex: -data \(hexBytes(base64))"
         ])
     }
     return base64
@@ -176,7 +181,7 @@ public enum ValueText {
     case .real(let r): TextForms.real(r) ?? (r.isNaN ? "nan" : r > 0 ? "inf" : "-inf")
     case .bool(let b): b ? "1" : "0"
     case .date(let d): TextForms.date(d)
-    case .data(let d): d.map { String(format: "%02x", $0) }.joined()
+    case .data(let d): hexBytes(d)
     case .uid(let n): String(n)
     case .array, .dictionary: nil
     }

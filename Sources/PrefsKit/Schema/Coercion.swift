@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// The rules `import --schema` uses to turn a value of the wrong type into the type
 /// the app reads; nothing else is ever converted.

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// One thing `prefs lint` reports: a syntax error, a plain YAML scalar that YAML 1.1
 /// and 1.2 read differently, or a schema finding.

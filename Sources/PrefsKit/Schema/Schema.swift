@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// The keys an app reads from a domain, each with the type it casts to and the
 /// fallback it uses (DESIGN.md section 6).

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// One problem `lint --schema` finds in a domain: a key the app will silently read
 /// as its fallback, a value outside the allowed ones, or a key the app never reads.
@@ -118,8 +123,8 @@ extension PrefValue {
     case .string(let s):
       let short = s.count > 40 ? s.prefix(40) + "…" : Substring(s)
       return "\""
-        + short.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        .replacingOccurrences(of: "\n", with: "\\n") + "\""
+        + short.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
+        .replacingAll("\n", with: "\\n") + "\""
     case .real(let r): return YAMLResolver.realText(r)
     case .bool(let b): return b ? "true" : "false"
     case .data, .array, .dictionary: return summary

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// A platform an app may run on: the typed casts of `UserDefaults` values differ.
 public enum Platform: String, Sendable, CaseIterable {

@@ -1,5 +1,11 @@
-import Foundation
 import PrefsKit
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// `--color=auto|always|never`: whether output is coloured.
 enum ColorChoice: String, CaseIterable, Sendable {

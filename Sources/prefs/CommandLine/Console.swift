@@ -1,5 +1,11 @@
-import Foundation
 import PrefsKit
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Standard output and error, and the exit statuses of DESIGN.md section 7.
 struct Console: Sendable {

@@ -1,5 +1,11 @@
-import Foundation
 import PrefsKit
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -19,14 +25,8 @@ enum Editor {
     [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
   }
 
-  /// How the editor ended.
-  enum Outcome: Equatable {
-    case exited(Int32)
-    case killed(Int32)
-  }
-
   /// Runs `editor` on `file` through the shell (so that `code --wait` works) and waits.
-  static func run(_ editor: String, on file: String) throws -> Outcome {
+  static func run(_ editor: String, on file: String) throws -> ChildProcess.Outcome {
     #if canImport(Darwin)
       var attributes: posix_spawnattr_t? = nil
     #else
@@ -45,34 +45,22 @@ enum Editor {
     posix_spawnattr_setsigmask(&attributes, &mask)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-    let arguments = ["/bin/sh", "-c", "\(editor) \"$1\"", "sh", file]
-    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    defer { for argument in argv { free(argument) } }
-
     // Until EditFolder.interruption(_:) has looked at how the editor ended, a
     // signal is recorded rather than acted on (see there).
     EditFolder.editorRunning = 1
-    var pid = pid_t()
-    #if canImport(Darwin)
-      let environment = _NSGetEnviron().pointee
-    #else
-      let environment = environ
-    #endif
-    let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, &argv, environment)
-    guard spawned == 0 else {
+    let pid: pid_t
+    do {
+      pid = try ChildProcess.spawn(
+        ["/bin/sh", "-c", "\(editor) \"$1\"", "sh", file], what: "the editor '\(editor)'", attributes: &attributes)
+    } catch {
       EditFolder.editorRunning = 0
-      throw PrefsError(.io, "cannot start the editor '\(editor)': \(String(cString: strerror(spawned)))")
+      throw error
     }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 {
-      guard errno == EINTR else {
-        EditFolder.editorRunning = 0
-        throw PrefsError(.io, "cannot wait for the editor '\(editor)': \(String(cString: strerror(errno)))")
-      }
+    guard let outcome = ChildProcess.wait(for: pid) else {
+      EditFolder.editorRunning = 0
+      throw PrefsError(.io, "cannot wait for the editor '\(editor)': \(String(cString: strerror(errno)))")
     }
-    // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift does not import.
-    let killer = status & 0x7f
-    return killer != 0 ? .killed(killer) : .exited((status >> 8) & 0xff)
+    return outcome
   }
 }
 
@@ -98,13 +86,13 @@ final class EditFolder {
 
   /// Creates the folder and installs the signal handlers.
   init(fileName: String) throws {
-    let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("prefs-edit-XXXXXX")
+    let base = FileManager.default.temporaryDirectory.path.appendingPathComponent("prefs-edit-XXXXXX")
     var template = Array(base.utf8CString)
     guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
       throw PrefsError(.cannotCreate, "cannot create a temporary folder: \(String(cString: strerror(errno)))")
     }
     path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    file = (path as NSString).appendingPathComponent(fileName)
+    file = path.appendingPathComponent(fileName)
     Self.cleanupFile = strdup(file)
     Self.cleanupFolder = strdup(path)
     for number in Self.handledSignals { _ = signal(number, editFolderSignalHandler) }
@@ -128,7 +116,7 @@ final class EditFolder {
   /// it), or nil. When there is one, the handled signals are ignored from then on:
   /// a late one (a shell passes a hangup on to its jobs) must not cut short the
   /// removal of what the editor left, such as vi's swap file.
-  func interruption(_ outcome: Editor.Outcome) -> Int32? {
+  func interruption(_ outcome: ChildProcess.Outcome) -> Int32? {
     var found: Int32?
     if case .killed(let killer) = outcome, Self.handledSignals.contains(killer) { found = killer }
     if Self.pendingSignal != 0 { found = Self.pendingSignal }

@@ -1,5 +1,11 @@
-import Foundation
 import PrefsKit
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Reading and writing documents for the commands: the input and output rules of
 /// DESIGN.md section 7 in one place.
@@ -150,9 +156,9 @@ enum Documents {
     return stride(from: 0, to: bytes.count, by: hexBytesPerLine).map { start in
       let line = bytes[start..<min(start + hexBytesPerLine, bytes.count)]
       let groups = stride(from: line.startIndex, to: line.endIndex, by: 4).map { group in
-        line[group..<min(group + 4, line.endIndex)].map { String(format: "%02x", $0) }.joined()
+        hexBytes(line[group..<min(group + 4, line.endIndex)])
       }
-      return String(format: "%04x  ", start) + groups.joined(separator: " ") + "\n"
+      return hexDigits(start, width: 4) + "  " + groups.joined(separator: " ") + "\n"
     }.joined()
   }
 

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Progress of long work on standard error, shown only when it is a terminal (and
 /// so never in pipes, logs or tests that capture it).
@@ -42,6 +47,7 @@ final class ProgressLine {
 
   /// `12.3 MB`.
   static func size(_ bytes: Int) -> String {
-    String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    let tenths = (bytes + 50_000) / 100_000
+    return "\(tenths / 10).\(tenths % 10) MB"
   }
 }

@@ -1,5 +1,11 @@
-import Foundation
 import PrefsKit
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Set by SIGINT and SIGTERM while `prefs capture` watches.
 nonisolated(unsafe) private var captureStopped: sig_atomic_t = 0
@@ -108,7 +114,9 @@ enum Capture {
     let watcher = DomainWatcher(paths: domains.map(\.location))
     console.err(
       "prefs: watching \(Apply.count(domains.count, "domain")) (\(watcher.usesNotifications ? "inotify" : "polling")); "
-        + (seconds.map { "stopping after \($0.formatted()) s or at Ctrl-C" } ?? "press Ctrl-C to stop"))
+        + (seconds.map {
+          "stopping after \($0 == $0.rounded() && $0 < 1e15 ? String(Int($0)) : String($0)) s or at Ctrl-C"
+        } ?? "press Ctrl-C to stop"))
     let deadline = seconds.map { Date().addingTimeInterval($0) }
     let progress = ProgressLine(total: domains.count)
     var changed = Set<String>()
@@ -136,7 +144,7 @@ enum Capture {
       do {
         return try domain.read(options: ReadOptions())
       } catch {
-        Thread.sleep(forTimeInterval: 0.05)
+        usleep(50_000)
       }
     }
     return try domain.read(options: ReadOptions())

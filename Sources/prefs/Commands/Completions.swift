@@ -139,7 +139,7 @@ enum Completions {
         specs.append("'\(position)\(argument.optional ? "::" : ":")\(argument.name.lowercased()):\(action)'")
       }
       functions += """
-        _prefs_\(command.name.replacingOccurrences(of: "-", with: "_"))() {
+        _prefs_\(command.name.replacingAll("-", with: "_"))() {
           _arguments \\
             \(specs.joined(separator: " \\\n    "))
         }
@@ -198,8 +198,8 @@ enum Completions {
   }
 
   static func zshQuote(_ text: String) -> String {
-    text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[")
-      .replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: ":", with: "\\:")
+    text.replacingAll("'", with: "'\\''").replacingAll("[", with: "\\[")
+      .replacingAll("]", with: "\\]").replacingAll(":", with: "\\:")
   }
 
   // MARK: fish
@@ -251,6 +251,6 @@ enum Completions {
   }
 
   static func fishQuote(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    "'" + text.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'") + "'"
   }
 }

@@ -1,5 +1,11 @@
-import Foundation
 import PrefsKit
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// `prefs edit DOMAIN|FILE`: the value as YAML in `$VISUAL`/`$EDITOR`, validated,
 /// written back atomically in its own format.
@@ -145,7 +151,7 @@ enum Edit {
     } catch let again as PrefsError {
       shown = again
     } catch {}
-    let message = String(describing: shown).replacingOccurrences(of: "\n", with: " ")
+    let message = String(describing: shown).replacingAll("\n", with: " ")
     return Data((noteLines[0] + message + "\n" + noteLines[1] + "\n").utf8)
   }
 
@@ -153,7 +159,7 @@ enum Edit {
   /// file (perhaps still with the error note) does.
   static func isBlank(_ data: Data) -> Bool {
     String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).allSatisfy { line in
-      let text = line.trimmingCharacters(in: .whitespaces)
+      let text = line.trimmingSpaces
       return text.isEmpty || text.hasPrefix("#")
     }
   }
@@ -168,6 +174,6 @@ enum Edit {
   }
 
   static func safeFileName(_ name: String) -> String {
-    String((name as NSString).lastPathComponent.map { $0 == "/" ? "_" : $0 })
+    String(name.lastPathComponent.map { $0 == "/" ? "_" : $0 })
   }
 }

@@ -1,5 +1,11 @@
-import Foundation
 import PrefsKit
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// `prefs export DOMAIN [-o OUT] [--to|--format FMT]`, `export D1 D2… -o FILE` (a settings
 /// file), and `export --all -o DIR`.
@@ -67,13 +73,12 @@ enum Export {
       guard let folder = arguments.value(Options.output), folder != "-" else {
         throw ArgumentParser.usageError("--all needs -o DIR, the folder to write into", spec)
       }
-      var isFolder: ObjCBool = false
-      let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
-      if exists, !isFolder.boolValue {
+      let existing = isFolder(folder)
+      if existing == false {
         throw ArgumentParser.usageError("--all writes one file per domain into a folder; '\(folder)' is a file", spec)
       }
       // `-o backup.json` is a file name: making a folder of that name would surprise.
-      if !exists, let named = Format.forPath(folder) {
+      if existing == nil, let named = Format.forPath(folder) {
         throw ArgumentParser.usageError(
           "--all writes one file per domain into a folder, and '\(folder)' is named like a \(named.name) file;"
             + " give a folder such as 'backup/', and the format with --format", spec)
@@ -85,7 +90,7 @@ enum Export {
         progress.step(name)
         let domain = try store.domain(named: name)
         guard let contents = try Documents.readDomain(domain, arguments: arguments, console: console) else { continue }
-        let file = (folder as NSString).appendingPathComponent("\(name).\(fileExtension(format))")
+        let file = folder.appendingPathComponent("\(name).\(fileExtension(format))")
         try save(
           PrefValue.dictionary(contents).excluding(excludes), format: format, to: file, options: options,
           mode: domain.fileMode, arguments: arguments, console: console)

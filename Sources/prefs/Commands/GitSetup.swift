@@ -1,5 +1,11 @@
-import Foundation
 import PrefsKit
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// `prefs git-setup [--global] [--remove] [EXT...]`: the textconv diff driver, the
 /// merge driver and the `.gitattributes` lines that route preference files to them.
@@ -68,7 +74,7 @@ enum GitSetup {
           changes.append("removed \(key) from \(scopeName)")
         }
         for section in ["diff.prefs", "merge.prefs"]
-        where try git.config(scope, ["--get-regexp", "^" + section.replacingOccurrences(of: ".", with: "\\.") + "\\."])
+        where try git.config(scope, ["--get-regexp", "^" + section.replacingAll(".", with: "\\.") + "\\."])
           == nil
         {
           _ = try git.config(scope, ["--remove-section", section])
@@ -101,12 +107,12 @@ enum GitSetup {
 
   static func addLines(_ lines: [String], to path: String) throws -> [String] {
     var text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    let present = Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) })
+    let present = Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces })
     let missing = lines.filter { !present.contains($0) }
     guard !missing.isEmpty else { return [] }
     if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
     text += missing.map { $0 + "\n" }.joined()
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = path.deletingLastPathComponent
     if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
     try AtomicFile.write(Data(text.utf8), to: path)
     return missing.map { "added '\($0)' to \(path)" }
@@ -118,7 +124,7 @@ enum GitSetup {
     var removed: [String] = []
     var kept: [Substring] = []
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let trimmed = line.trimmingSpaces
       let ours =
         lines.map { $0.contains(trimmed) }
         ?? (trimmed.hasPrefix("*.") && attributesLine(String(trimmed.dropFirst(2).prefix { $0 != " " })) == trimmed)
@@ -141,13 +147,14 @@ enum GitSetup {
 
 /// Runs `git` from the PATH.
 private struct Git {
-  let executable: URL
+  /// git's path.
+  let executable: String
 
   init() throws {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     guard
-      let found = path.split(separator: ":").map({ URL(fileURLWithPath: String($0)).appendingPathComponent("git") })
-        .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+      let found = path.split(separator: ":").map({ String($0).appendingPathComponent("git") })
+        .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
     else {
       throw PrefsError(.noInput, "git is not on the PATH")
     }
@@ -156,17 +163,9 @@ private struct Git {
 
   /// Runs git; its standard output without the final line break, or nil when it fails.
   func run(_ arguments: [String]) throws -> String? {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    var text = String(decoding: data, as: UTF8.self)
+    let (outcome, output) = try ChildProcess.output(of: [executable] + arguments)
+    guard outcome == .exited(0) else { return nil }
+    var text = String(decoding: output, as: UTF8.self)
     if text.hasSuffix("\n") { text.removeLast() }
     return text
   }
@@ -188,7 +187,7 @@ private struct Git {
   /// core.attributesFile, else `$XDG_CONFIG_HOME/git/attributes`, else `~/.config/git/attributes`.
   func globalAttributesFile() throws -> String {
     let environment = ProcessInfo.processInfo.environment
-    let home = environment["HOME"] ?? NSHomeDirectory()
+    let home = homeFolder(in: environment)
     if let configured = try config("--global", ["--get", "core.attributesFile"]), !configured.isEmpty {
       return configured.hasPrefix("~/") ? home + configured.dropFirst() : configured
     }

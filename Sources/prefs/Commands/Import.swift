@@ -1,5 +1,11 @@
-import Foundation
 import PrefsKit
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// `prefs import DOMAIN [IN] [--merge]`, and `import --all DIR`.
 enum Import {
@@ -161,15 +167,14 @@ enum Import {
 
   /// The files of a backup folder with a known extension, keyed by domain name.
   static func backupFiles(in folder: String) throws -> [(String, String)] {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+    guard isFolder(folder) == true else {
       throw PrefsError(.noInput, "no such folder", file: folder)
     }
     let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
     return names.compactMap { file in
       guard !file.hasPrefix("."), Format.forPath(file) != nil else { return nil }
-      let name = (file as NSString).deletingPathExtension
-      return (name, (folder as NSString).appendingPathComponent(file))
+      let name = file.deletingPathExtension
+      return (name, folder.appendingPathComponent(file))
     }
   }
 }

@@ -90,7 +90,7 @@ enum Write {
   static func typeName(ofOption name: String, value: String) throws -> ValueText.TypeName? {
     if name == Options.type.name { return try Options.typeName(value) }
     guard name.hasPrefix("word-") else { return nil }
-    return ValueText.TypeName.named(String(name.dropFirst("word-".count)).replacingOccurrences(of: "-add", with: ""))
+    return ValueText.TypeName.named(String(name.dropFirst("word-".count)).replacingAll("-add", with: ""))
   }
 
   /// Reads the VALUE part of the command line, in order, after DOMAIN and KEY.

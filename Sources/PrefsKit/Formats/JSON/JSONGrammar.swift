@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// JSON's grammar alone (RFC 8259), without building a value: whether a text is
 /// JSON, and where a value ends. Sniffing uses it (a text that is JSON by its syntax

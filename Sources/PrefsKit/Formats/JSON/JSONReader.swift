@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// A strict RFC 8259 reader producing ``PrefValue`` directly, with line:column errors.
 struct JSONReader {

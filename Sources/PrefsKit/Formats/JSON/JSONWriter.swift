@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Writes a ``PrefValue`` as JSON, streaming into a ``ByteWriter``.
 struct JSONWriter {

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Reads OpenStep (old-style ASCII) property lists: Xcode's `project.pbxproj`,
 /// `.strings` files, and the `{ key = value; }` text `defaults` once wrote.

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Writes an OpenStep (old-style ASCII) property list in Xcode's layout: tab
 /// indentation, `key = value;` one per line, array items each followed by `,`, and a

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Writes a binary property list (`bplist00`) as CF does: equal scalars and strings
 /// stored once, integers in the fewest of 1, 2, 4 or 8 bytes (negative ones in 8,

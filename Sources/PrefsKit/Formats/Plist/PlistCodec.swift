@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Which property list format a ``PlistCodec`` writes.
 public enum PlistVariant: Sendable {
@@ -14,8 +19,8 @@ public enum PlistVariant: Sendable {
 ///
 /// Reading sniffs the content whatever the variant: `bplist` goes to the native
 /// binary reader (positions as byte offsets, cycles refused), text starting with
-/// `<` to the native XML reader (or `PropertyListSerialization` when it is not
-/// UTF-8), anything else to the native OpenStep reader. Writing is native for all
+/// `<` to the native XML reader (other encodings transcoded to UTF-8 first), anything
+/// else to the native OpenStep reader. Writing is native for all
 /// three (Foundation crashes writing OpenStep on Linux).
 public struct PlistCodec: FormatCodec {
   /// The variant ``write(_:to:options:warnings:)`` produces.
@@ -35,13 +40,10 @@ public struct PlistCodec: FormatCodec {
         data, maxDepth: options.maxDepth, warnings: warnings, allowDuplicateKeys: options.allowDuplicateKeys)
       return try reader.read()
     case .xml:
-      // UTF-8 (nearly every plist) is read natively: key order, exact errors, no
-      // silent changes. Other encodings go to Foundation, the reference reader.
-      guard XMLPlistReader.canRead(data) else {
-        return try FoundationPlistReader.read(data, isXML: true, maxDepth: options.maxDepth)
-      }
+      // Read natively (key order, exact errors, no silent changes), in UTF-8.
       var reader = XMLPlistReader(
-        data, maxDepth: options.maxDepth, duplicates: DuplicateKeys(options, warnings: warnings))
+        try XMLPlistReader.utf8(data), maxDepth: options.maxDepth,
+        duplicates: DuplicateKeys(options, warnings: warnings))
       return try reader.read()
     case .openStep:
       return try OpenStepReader.read(data, options: options)
@@ -69,14 +71,21 @@ public struct PlistCodec: FormatCodec {
   /// The variant `data` is read as: what ``Format/sniffPlist(_:)`` (the one plist
   /// sniffer) says; else, judged from its first bytes, XML when it starts with a tag
   /// (`<` after an optional byte order mark and white space, but not an OpenStep
-  /// `<0fbd …>` data value; UTF-16 text judged by its first character, for
-  /// Foundation's reader), else OpenStep.
+  /// `<0fbd …>` data value; UTF-16 text judged by its first character; UTF-32, or
+  /// UTF-16 without a byte order mark, by the NULs around its `<`), else OpenStep.
   static func sniff(_ data: Data) -> PlistVariant {
     switch Format.sniffPlist(data) {
     case .binary?: return .binary
     case .xml?: return .xml
     case .openStep?: return .openStep
     default:
+      // UTF-32 (with or without a byte order mark) and UTF-16 without one, by the NULs around `<`.
+      let head = [UInt8](data.prefix(4))
+      if head == [0x00, 0x00, 0xFE, 0xFF] || head == [0xFF, 0xFE, 0x00, 0x00] || head == [0x00, 0x00, 0x00, 0x3C]
+        || head == [0x3C, 0x00, 0x00, 0x00] || head.starts(with: [0x00, 0x3C])
+      {
+        return .xml
+      }
       var rest = data[...]
       if rest.starts(with: [0xEF, 0xBB, 0xBF]) {
         rest = rest.dropFirst(3)
@@ -110,4 +119,9 @@ public struct PlistCodec: FormatCodec {
       return .openStep
     }
   }
+}
+
+/// A key path for messages: `'a.b.0'`, or `the root`.
+func plistPath(_ path: [PrefKeyPath.Component]) -> String {
+  path.isEmpty ? "the root" : "'\(PrefKeyPath(path).description)'"
 }

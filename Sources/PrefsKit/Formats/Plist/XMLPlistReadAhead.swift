@@ -1,4 +1,11 @@
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// How the root dictionary of a large XML plist is read in parts, on other threads.
 /// Production uses the defaults; tests choose the parts, the queue and the waiting.
@@ -60,7 +67,7 @@ extension XMLPlistParser {
       case abandoned
     }
     private var state = State.waiting
-    private let lock = NSLock()
+    private let lock = Lock()
     private let done = DispatchSemaphore(value: 0)
     private let begun = DispatchSemaphore(value: 0)
 

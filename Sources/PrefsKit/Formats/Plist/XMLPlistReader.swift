@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// A native reader for UTF-8 XML property lists, proven equal to
 /// `PropertyListSerialization` on the corpus by a differential test.
@@ -51,13 +56,64 @@ struct XMLPlistReader {
     if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.prefix(4).contains(0) {
       return false
     }
-    let text = String(decoding: head, as: UTF8.self)
-    guard text.contains("<?xml"), let range = text.range(of: "encoding") else { return true }
-    let rest = text[range.upperBound...].drop(while: {
-      $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'"
-    })
-    let name = rest.prefix(while: { $0 != "\"" && $0 != "'" && $0 != "?" }).lowercased()
-    return name == "utf-8" || name == "utf8"
+    let name = declaredEncoding(head)
+    return name == nil || name == "utf-8" || name == "utf8"
+  }
+
+  /// The encoding the XML declaration at the start of `head` names, lowercased, if
+  /// it names one. (Searched as bytes: the string algorithms would cost a command's
+  /// start-up more than the rest of reading a small plist.)
+  private static func declaredEncoding(_ head: Data) -> String? {
+    let bytes = [UInt8](head)
+    func offset(of pattern: String) -> Int? {
+      let pattern = Array(pattern.utf8)
+      guard bytes.count >= pattern.count else { return nil }
+      return (0...bytes.count - pattern.count).first { bytes[$0..<$0 + pattern.count].elementsEqual(pattern) }
+    }
+    guard offset(of: "<?xml") != nil, let start = offset(of: "encoding") else { return nil }
+    let isQuote = { (byte: UInt8) in byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") }
+    let name = bytes[(start + 8)...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "=") || isQuote($0) }
+      .prefix { !isQuote($0) && $0 != UInt8(ascii: "?") }
+    return String(decoding: name, as: UTF8.self).lowercased()
+  }
+
+  /// `data` as UTF-8, the only encoding the reader parses: UTF-8 as it is; UTF-16
+  /// and UTF-32 (told by a byte order mark, or by the NULs around `<`) and a
+  /// declared ISO-8859-1 or US-ASCII transcoded. Another declared encoding is an
+  /// error: the binary is built on FoundationEssentials, which has no converters for
+  /// it (and Apple's tools write UTF-8).
+  static func utf8(_ data: Data) throws -> Data {
+    if canRead(data) { return data }
+    let head = Array(data.prefix(4))
+    let unicode: String.Encoding? =
+      switch head {
+      case [0x00, 0x00, 0xFE, 0xFF], [0x00, 0x00, 0x00, 0x3C]: .utf32BigEndian
+      case [0xFF, 0xFE, 0x00, 0x00], [0x3C, 0x00, 0x00, 0x00]: .utf32LittleEndian
+      case _ where head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0x00, 0x3C]): .utf16BigEndian
+      case _ where head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0x3C, 0x00]): .utf16LittleEndian
+      default: nil
+      }
+    if let unicode {
+      guard let text = String(data: data, encoding: unicode) else {
+        throw PrefsError.badInput(
+          "the XML plist is not valid \(unicode == .utf16BigEndian || unicode == .utf16LittleEndian ? "UTF-16" : "UTF-32")",
+          line: 1, column: 1)
+      }
+      var utf8 = Data(text.utf8)
+      if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8 = utf8.dropFirst(3) }
+      return utf8
+    }
+    let name = declaredEncoding(data.prefix(256)) ?? ""
+    switch name {
+    case "iso-8859-1", "latin1", "latin-1", "iso_8859-1":
+      return Data(String(String.UnicodeScalarView(data.lazy.map { Unicode.Scalar($0) })).utf8)
+    case "us-ascii", "ascii":
+      return data
+    default:
+      throw PrefsError.badInput(
+        "an XML plist in encoding '\(name)' cannot be read (UTF-8, UTF-16, UTF-32 and ISO-8859-1 can); "
+          + "convert it to UTF-8 first (iconv -f \(name) -t UTF-8)", line: 1, column: 1)
+    }
   }
 
   /// How many runs of the root dictionary the last read took from other threads.
@@ -476,7 +532,7 @@ struct XMLPlistParser {
       let b = bytes[p]
       if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") { return p }
       if b < 0x20, b != 0x09, b != 0x0A, b != 0x0D {
-        throw error("control character U+\(String(format: "%04X", b)) is not allowed in XML", at: p)
+        throw error("control character U+\(hexDigits(b, width: 4, uppercase: true)) is not allowed in XML", at: p)
       }
       p += 1
     }

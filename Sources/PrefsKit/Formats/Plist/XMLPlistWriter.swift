@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Writes an XML property list the way CF lays it out (header, Apple DOCTYPE, tab
 /// indentation, base64 lines that shrink with depth), streaming bytes into a

@@ -1,5 +1,11 @@
 internal import CYaml
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// A plain scalar that YAML 1.1 and YAML 1.2 read differently (`yes`, `0755`, `1:20`,
 /// `1e3`), found by ``YAMLCodec/ambiguities(in:)`` for `prefs lint`.

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// The YAML reader and writer (DESIGN.md sections 3, 4 and 8), over libyaml.
 ///

@@ -1,5 +1,11 @@
 internal import CYaml
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Writes a ``PrefValue`` as one YAML document through libyaml's emitter, streaming
 /// its output into a ``ByteWriter``: block style, 2-space indent, UTF-8, no line

@@ -1,5 +1,11 @@
 internal import CYaml
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// A 1-based line and column in a YAML input (libyaml's marks are 0-based).
 struct YAMLMark: Equatable {

@@ -1,5 +1,11 @@
 internal import CYaml
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Builds one ``PrefValue`` from libyaml's events: tags, anchors and aliases, merge
 /// keys, nulls, duplicate keys, and the limits on depth and alias expansion.

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Writes a large YAML document with one libyaml emitter per processor (at most
 /// ``maximumParts``).

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// What an untagged plain YAML scalar means under one version's rules.
 enum YAMLPlainReading: Equatable, Sendable {

@@ -1,0 +1,13 @@
+#if canImport(Glibc)
+  import Glibc
+
+  /// `read(2)`, named apart from the `read` methods of the types that call it.
+  let systemRead = Glibc.read
+  /// `write(2)`, named apart from the `write` methods of the types that call it.
+  let systemWrite = Glibc.write
+#else
+  import Darwin
+
+  let systemRead = Darwin.read
+  let systemWrite = Darwin.write
+#endif

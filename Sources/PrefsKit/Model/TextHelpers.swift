@@ -1,0 +1,58 @@
+// Small text operations the binary would otherwise take from Foundation, which
+// FoundationEssentials lacks (`String(format:)`, `replacingOccurrences`,
+// `trimmingCharacters`): using them links all of Foundation into the binary.
+
+/// `value` in hexadecimal (or another `radix`), zero-padded to `width` digits, as
+/// `%0*x` (or `%0*X` when `uppercase`) writes it.
+package func hexDigits(_ value: some BinaryInteger, width: Int, radix: Int = 16, uppercase: Bool = false) -> String {
+  let digits = String(value, radix: radix, uppercase: uppercase)
+  return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}
+
+/// Bytes as two lowercase hexadecimal digits each: `0a1b`.
+package func hexBytes(_ bytes: some Sequence<UInt8>) -> String {
+  let digits = Array("0123456789abcdef".utf8)
+  var text: [UInt8] = []
+  text.reserveCapacity(bytes.underestimatedCount * 2)
+  for byte in bytes {
+    text.append(digits[Int(byte >> 4)])
+    text.append(digits[Int(byte & 0x0F)])
+  }
+  return String(decoding: text, as: UTF8.self)
+}
+
+extension StringProtocol {
+  /// Every `target` replaced by `replacement`, matched by Unicode scalars as
+  /// `NSString` matches (so the `\n` of a `\r\n` is found, which matching by
+  /// `Character` would miss). It stands in for `replacingOccurrences(of:with:)`,
+  /// which FoundationEssentials lacks.
+  package func replacingAll(_ target: String, with replacement: String) -> String {
+    let pattern = Array(target.unicodeScalars)
+    let scalars = Array(unicodeScalars)
+    guard let first = pattern.first, scalars.count >= pattern.count else { return String(self) }
+    var result = String.UnicodeScalarView()
+    var i = 0
+    while i < scalars.count {
+      if scalars[i] == first, i + pattern.count <= scalars.count, scalars[i..<i + pattern.count].elementsEqual(pattern)
+      {
+        result.append(contentsOf: replacement.unicodeScalars)
+        i += pattern.count
+      } else {
+        result.append(scalars[i])
+        i += 1
+      }
+    }
+    return String(result)
+  }
+}
+
+extension StringProtocol {
+  /// The string without the spaces and tabs at either end, as
+  /// `trimmingCharacters(in: .whitespaces)` gives it.
+  package var trimmingSpaces: String {
+    let isSpace = { (c: Character) in
+      c == " " || c == "\t" || c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
+    }
+    return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+  }
+}

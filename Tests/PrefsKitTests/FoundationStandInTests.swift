@@ -1,0 +1,168 @@
+import Dispatch
+import Foundation
+import PrefsTestSupport
+import Testing
+
+@testable import PrefsKit
+
+/// The small pieces that stand in for Foundation API that FoundationEssentials lacks
+/// (the release binary links FoundationEssentials alone), each checked against the
+/// Foundation API it replaces where Foundation gets it right.
+@Suite struct FoundationStandInTests {
+  @Test func pathArithmeticIsNSStringsOnMacOS() {
+    // (path, last component, without it, extension, without the extension); Linux's
+    // NSString traps on `deletingLastPathComponent` of a bare name, so this is a table.
+    let table: [(String, String, String, String, String)] = [
+      ("", "", "", "", ""),
+      ("/", "/", "/", "", "/"),
+      ("a", "a", "", "", "a"),
+      ("a/", "a", "", "", "a"),
+      ("/a", "a", "/", "", "/a"),
+      ("/a/b", "b", "/a", "", "/a/b"),
+      ("a//b", "b", "a", "", "a//b"),
+      ("a/b/", "b", "a", "", "a/b"),
+      ("/x/y.plist", "y.plist", "/x", "plist", "/x/y"),
+      ("x.tar.gz", "x.tar.gz", "", "gz", "x.tar"),
+      (".bashrc", ".bashrc", "", "", ".bashrc"),
+      ("/home/u/.config", ".config", "/home/u", "", "/home/u/.config"),
+      ("dir.d/file", "file", "dir.d", "", "dir.d/file"),
+      ("a.", "a.", "", "", "a."),
+    ]
+    for (path, last, parent, ext, withoutExtension) in table {
+      #expect(path.lastPathComponent == last, "\(path)")
+      #expect(path.deletingLastPathComponent == parent, "\(path)")
+      #expect(path.pathExtension == ext, "\(path)")
+      #expect(path.deletingPathExtension == withoutExtension, "\(path)")
+    }
+    let joins: [(String, String, String)] = [
+      ("", "x", "x"), ("/", "x", "/x"), ("a", "x", "a/x"), ("a/", "x", "a/x"), ("a", "/x", "a/x"),
+      ("a", "", "a"), ("a/", "", "a"), ("/tmp", "prefs-edit-XXXXXX", "/tmp/prefs-edit-XXXXXX"),
+    ]
+    for (path, component, joined) in joins {
+      #expect(path.appendingPathComponent(component) == joined, "\(path) + \(component)")
+      // Linux's NSString keeps `a//x` and `a/`.
+      if !path.isEmpty, !component.isEmpty, !component.hasPrefix("/") {
+        #expect((path as NSString).appendingPathComponent(component) == joined, "Foundation: \(path) + \(component)")
+      }
+    }
+  }
+
+  @Test func replacingAllMatchesScalarsAsNSStringDoes() {
+    let cases: [(String, String, String)] = [
+      ("a-b-c", "-", "_"), ("line\r\nnext", "\n", " "), ("say \"hi\"", "\"", "\\\""), ("\\", "\\", "\\\\"),
+      ("aaa", "aa", "b"), ("café", "é", "e"), ("", "x", "y"), ("x", "", "y"),
+    ]
+    for (text, target, replacement) in cases where !target.isEmpty {
+      #expect(
+        text.replacingAll(target, with: replacement) == text.replacingOccurrences(of: target, with: replacement),
+        "\(text)")
+    }
+    #expect("x".replacingAll("", with: "y") == "x")
+    // By scalars, a quote before a combining mark is still a quote to escape (NSString
+    // compares by canonical equivalence, and would leave it).
+    #expect("\"\u{301}".replacingAll("\"", with: "\\\"") == "\\\"\u{301}")
+    #expect("a-b"[...].replacingAll("-", with: "+") == "a+b")
+  }
+
+  @Test func trimmingSpacesIsTrimmingWhitespaces() {
+    for text in ["  a b  ", "\t x\t", "\u{A0}nbsp\u{3000}", "\nkeeps line breaks\n", "", "   ", "a"] {
+      #expect(text.trimmingSpaces == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
+    }
+  }
+
+  @Test func hexDigitsAreStringFormats() {
+    for value in [0, 5, 0x1F, 0xABC, 0xFFFF, 0x10000] {
+      #expect(hexDigits(value, width: 2) == String(format: "%02x", value))
+      #expect(hexDigits(value, width: 4, uppercase: true) == String(format: "%04X", value))
+    }
+    #expect(hexDigits(7, width: 3, radix: 10) == "007")
+    let bytes: [UInt8] = [0x00, 0x0A, 0x1B, 0xFF]
+    #expect(hexBytes(bytes) == bytes.map { String(format: "%02x", $0) }.joined())
+    #expect(hexBytes([]) == "")
+  }
+
+  @Test func compactTimestampIsTheSnapshotFormatOfDateFormatter() {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
+    let seconds: [Double] = [0, 0.5, 1.25, 123_456_789.75, -1.5, -978_307_200, 817_776_000.125, 3_000_000_000]
+    for second in seconds {
+      let date = Date(timeIntervalSinceReferenceDate: second)
+      #expect(TextForms.compactTimestamp(date) == formatter.string(from: date), "\(second)")
+    }
+    #expect(TextForms.compactTimestamp(Date(timeIntervalSinceReferenceDate: 0)) == "20010101T000000.000Z")
+  }
+
+  @Test func errorTextIsTheSystemsWording() throws {
+    #expect(PrefsError.text(of: POSIXError(.ENOENT)) == "No such file or directory")
+    let missing = "/nonexistent-\(UUID().uuidString)/x"
+    let error = #expect(throws: (any Error).self) { try Data(contentsOf: URL(fileURLWithPath: missing)) }
+    #expect(PrefsError.text(of: try #require(error)) == "\(missing): No such file or directory")
+    #expect(PrefsError.text(of: PrefsError(.io, "disk full", file: "f")) == "f: disk full")
+  }
+
+  @Test func makeFoldersMakesEveryMissingFolderOrSaysWhichItCouldNot() throws {
+    let folder = try TestFolder()
+    let nested = folder.path("a/b/c")
+    try makeFolders(nested, mode: 0o700, what: "the folder")
+    #expect(isFolder(nested) == true)
+    let mode = try FileManager.default.attributesOfItem(atPath: folder.path("a"))[.posixPermissions] as? Int
+    #expect(mode == 0o700)
+    // Again: nothing to do.
+    try makeFolders(nested, mode: 0o700, what: "the folder")
+
+    let file = try folder.write("file", "x")
+    #expect(isFolder(file) == false)
+    #expect(isFolder(folder.path("none")) == nil)
+    let error = #expect(throws: PrefsError.self) { try makeFolders(file + "/sub", mode: 0o700, what: "the folder") }
+    #expect(error?.description == "\(file)/sub: cannot create the folder: Not a directory")
+    #expect(error?.category == .cannotCreate)
+  }
+
+  /// The release binary is built without the FullFoundation trait: a file imports
+  /// Foundation only behind that trait, on macOS, or where FoundationEssentials is
+  /// missing. (MemberImportVisibility keeps Foundation's members out of the others.)
+  @Test func sourcesImportFoundationOnlyWhereTheReleaseBinaryDoesNot() throws {
+    var found: [String] = []
+    for target in ["Sources/PrefsKit", "Sources/prefs"] {
+      let folder = TestSupport.packageRoot.appendingPathComponent(target)
+      let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+      #expect(files.count > 10, "\(target)")
+      for name in files where name.hasSuffix(".swift") {
+        let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        // The conditions around each line: `FullFoundation`, or `!canImport(FoundationEssentials)` in an #else.
+        var conditions: [String] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+          let line = raw.trimmingCharacters(in: .whitespaces)
+          if line.hasPrefix("#if ") {
+            conditions.append(String(line.dropFirst(4)))
+          } else if line == "#else", let last = conditions.popLast() {
+            conditions.append("!" + last)
+          } else if line.hasPrefix("#endif") {
+            _ = conditions.popLast()
+          } else if line == "import Foundation" || line.hasPrefix("import Foundation ") {
+            let allowed = conditions.contains {
+              $0 == "FullFoundation" || $0 == "canImport(Darwin)" || $0 == "!canImport(FoundationEssentials)"
+            }
+            if !allowed { found.append("\(target)/\(name):\(number + 1)") }
+          }
+        }
+      }
+    }
+    #expect(
+      found == [], "import FoundationEssentials, with Foundation only in the #else of canImport(FoundationEssentials)")
+  }
+
+  @Test func lockKeepsCountsExact() {
+    final class Counter: @unchecked Sendable {
+      let lock = Lock()
+      var value = 0
+    }
+    let counter = Counter()
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      for _ in 0..<10_000 { counter.lock.withLock { counter.value += 1 } }
+    }
+    #expect(counter.value == 80_000)
+  }
+}
