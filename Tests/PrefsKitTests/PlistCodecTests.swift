@@ -506,6 +506,10 @@ import Testing
       + Data("</string></plist>".utf8)
     #expect(try Self.xml.decode(latin1) == .string("caf\u{E9}"))
     #expect(try Self.foundationRead(latin1) == .string("caf\u{E9}"))
+    // A declaration of UTF-16 on single-byte text (re-encoded, declaration kept) is UTF-8.
+    let relabelled = Data(
+      "<?xml version=\"1.0\" encoding=\"UTF-16\"?><plist><string>caf\u{E9}</string></plist>".utf8)
+    #expect(try Self.xml.decode(relabelled) == .string("caf\u{E9}"))
     // Another declared encoding is refused with what to do, never misread.
     let shiftJIS = Data("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><plist><string>x</string></plist>".utf8)
     let error = #expect(throws: PrefsError.self) { try Self.xml.decode(shiftJIS) }

@@ -107,7 +107,9 @@ struct XMLPlistReader {
     switch name {
     case "iso-8859-1", "latin1", "latin-1", "iso_8859-1":
       return Data(String(String.UnicodeScalarView(data.lazy.map { Unicode.Scalar($0) })).utf8)
-    case "us-ascii", "ascii":
+    case "us-ascii", "ascii", "utf-16", "utf-16le", "utf-16be", "utf-32", "utf-32le", "utf-32be":
+      // Text of single bytes that says it is UTF-16 (a file re-encoded without its
+      // declaration) can only be UTF-8; the reader refuses it if it is not.
       return data
     default:
       throw PrefsError.badInput(
