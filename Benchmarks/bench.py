@@ -256,6 +256,17 @@ def tiny_cases(paths, prefs, python, plutil, plistutil, peer_problem):
     out = lambda name: os.path.join(OUT_TMP, name)
     tiny = paths["tiny_xml"]
     return [
+        # To standard output (/dev/null here): start-up and the conversion, as `prefs
+        # textconv` under `git log -p` and `prefs read` in a script loop pay them.
+        ("tiny: XML → YAML, to stdout", "tiny_xml", {
+            "prefs": [prefs, "convert", tiny, "--to", "yaml"],
+            "python": peer_problem or [python, PEER, "xml", "yaml", tiny, "-"]}),
+        ("tiny: XML → binary, to stdout", "tiny_xml", {
+            "prefs": [prefs, "convert", tiny, "--to", "binary"],
+            "python": peer_problem or [python, PEER, "xml", "binary", tiny, "-"],
+            "plistutil": [plistutil, "-i", tiny, "-o", "-", "-f", "bin"] if plistutil else "missing"}),
+        # To a file: prefs writes it durably (temporary file, fsync, rename, fsync of
+        # the folder); the peers write in place without fsync.
         ("tiny: XML → YAML", "tiny_xml", {
             "prefs": [prefs, "convert", tiny, "--to", "yaml", "-o", out("t.yaml")],
             "python": peer_problem or [python, PEER, "xml", "yaml", tiny, out("tp.yaml")]}),
@@ -276,7 +287,7 @@ PEERS = ["python", "plutil", "plistutil"]
 
 
 def seconds(t):
-    return f"{t * 1000:.1f} ms" if t < 1 else f"{t:.2f} s"
+    return f"{t * 1000:.2f} ms" if t < 0.01 else f"{t * 1000:.1f} ms" if t < 1 else f"{t:.2f} s"
 
 
 def mb(n):
@@ -297,7 +308,7 @@ def main():
     parser.add_argument("--prefs", default=os.path.join(ROOT, ".build", "release", "prefs"))
     parser.add_argument("--out", default=os.path.join(ROOT, "bench-out"))
     parser.add_argument("--reps", type=int, default=7)
-    parser.add_argument("--tiny-reps", type=int, default=30)
+    parser.add_argument("--tiny-reps", type=int, default=60)
     args = parser.parse_args()
 
     global OUT_TMP
@@ -473,6 +484,10 @@ def main():
     judge("XML → binary ≥ 10x plistutil", ratio("XML → binary", "plistutil"), 10)
     judge("binary → XML no slower than plistutil", ratio("binary → XML", "plistutil"), 1)
     judge("tiny domain end to end ≥ 10x python", ratio("tiny: XML → YAML", "python"), 10)
+    judge("tiny domain to stdout ≥ 20x python", ratio("tiny: XML → YAML, to stdout", "python"), 20)
+    tiny = rows.get("tiny: XML → YAML, to stdout", {}).get("prefs")
+    if isinstance(tiny, Result) and not tiny.error:
+        say(f"- tiny domain to stdout ≤ 2.5 ms: {tiny.median * 1000:.2f} ms, {'met' if tiny.median <= 0.0025 else 'MISSED'}")
     if not check.error:
         say(f"- apply --check over 200 domains of 100 keys < 1 s: {seconds(check.median)}, "
             f"{'met' if check.median < 1 else 'MISSED'}")

@@ -2,7 +2,7 @@
 CSafeDumper) for YAML, json for JSON with the same typed objects prefs writes
 ({"$date": …}, {"$data": …}), so that each direction does the same work.
 
-usage: peer.py FROM TO IN OUT   (FROM/TO: xml, binary, json, yaml)
+usage: peer.py FROM TO IN OUT   (FROM/TO: xml, binary, json, yaml; OUT - is standard output)
 """
 
 import base64
@@ -52,7 +52,7 @@ def without_zone(value):
 
 
 def write(fmt, value, path):
-    with open(path, "wb") as f:
+    with (open(sys.stdout.fileno(), "wb", closefd=False) if path == "-" else open(path, "wb")) as f:
         if fmt in ("xml", "binary"):
             plistlib.dump(value, f, fmt=plistlib.FMT_XML if fmt == "xml" else plistlib.FMT_BINARY, sort_keys=False)
         elif fmt == "yaml":
