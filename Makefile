@@ -17,7 +17,7 @@ RELEASE := -c release --product prefs --disable-default-traits --static-swift-st
 # Seconds each fuzz target runs for.
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test-deps build demo demo-run test bench fuzz install install-files uninstall format lint-format clean
+.PHONY: all deps test-deps build demo demo-run test test-release bench fuzz install install-files uninstall format lint-format clean
 
 all: build
 
@@ -76,6 +76,12 @@ test: test-deps
 	@# The Python cross-checks use PyYAML and ruamel.yaml when they can be had; they skip visibly otherwise.
 	-@python3 -c 'import yaml, ruamel.yaml' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check pyyaml ruamel.yaml >/dev/null 2>&1 || true
 	$(SWIFT) test
+
+# The command-line tests against the release binary (static, on FoundationEssentials
+# alone) rather than the debug one `make test` builds. Not part of `make test`: the
+# release build takes minutes.
+test-release: build
+	PREFS_TEST_BINARY=$(PREFS) $(SWIFT) test --filter prefsTests
 
 # Times prefs against plistlib + PyYAML, plutil and plistutil on a generated 20 MB domain
 # and the tutorial's tiny one; the table goes to stdout and bench-out/results.md.

@@ -43,6 +43,9 @@ extension TestSupport {
   }
 
   /// Runs `executable` with `arguments` and optional standard input, and waits.
+  /// SIGPIPE ignored in the test process, once: see ``run(_:_:input:environment:)``.
+  private static let brokenPipesIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
+
   public static func run(
     _ executable: URL, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil
   )
@@ -58,11 +61,18 @@ extension TestSupport {
     process.standardOutput = out
     process.standardError = err
     process.standardInput = inPipe
+    _ = brokenPipesIgnored
     try process.run()
-    if let input { inPipe.fileHandleForWriting.write(input) }
-    try inPipe.fileHandleForWriting.close()
-    // Read both pipes while the process runs, so that neither fills up.
+    // Feed the input while the pipes are read, so that a child writing much before
+    // reading all of it cannot block; a child that exits without reading it (a usage
+    // error) leaves a write that fails with EPIPE, not a signal that ends the tests.
     let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+      if let input { try? inPipe.fileHandleForWriting.write(contentsOf: input) }
+      try? inPipe.fileHandleForWriting.close()
+      group.leave()
+    }
     nonisolated(unsafe) var errData = Data()
     group.enter()
     DispatchQueue.global().async {
@@ -96,8 +106,24 @@ extension TestSupport {
 }
 
 extension TestSupport {
-  /// The built `prefs` binary, beside the test bundle.
+  /// Whether ``prefsBinary`` is linked dynamically (its program interpreter, the
+  /// dynamic loader, is named in its first bytes): `LD_PRELOAD` shims reach only such
+  /// a binary, not the static release one.
+  public static var prefsBinaryIsDynamic: Bool {
+    guard let handle = try? FileHandle(forReadingFrom: prefsBinary), let head = try? handle.read(upToCount: 4096)
+    else { return false }
+    try? handle.close()
+    return head.firstRange(of: Data("/ld-linux".utf8)) != nil || head.firstRange(of: Data("/ld-musl".utf8)) != nil
+  }
+
+  /// The binary the command-line tests run: `PREFS_TEST_BINARY` when set (`make
+  /// test-release` runs them against the release binary), else the one built beside
+  /// the tests.
   public static let prefsBinary: URL = {
+    if let path = ProcessInfo.processInfo.environment["PREFS_TEST_BINARY"], !path.isEmpty {
+      return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        .standardizedFileURL
+    }
     let candidates = [
       Bundle.main.executableURL?.deletingLastPathComponent(),
       URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),

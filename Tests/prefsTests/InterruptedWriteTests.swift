@@ -165,7 +165,10 @@ import Testing
     }
     """
 
-  @Test(.enabled(if: TestSupport.executable(named: "cc") != nil, "needs cc to build a close(2) shim"))
+  @Test(
+    .enabled(if: TestSupport.executable(named: "cc") != nil, "needs cc to build a close(2) shim"),
+    .enabled(
+      if: TestSupport.prefsBinaryIsDynamic, "the shim is an LD_PRELOAD library: prefs must be linked dynamically"))
   func aFailedCloseClosesTheDescriptorOnce() throws {
     let folder = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
