@@ -37,7 +37,7 @@ func runPrefs(_ commandLine: [String], console: Console) -> Int32 {
     }
     let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command)
     if let color = parsed.value(Options.color) { console.color = try ColorChoice.named(color) }
-    if parsed.values["help"] != nil {
+    if parsed.wantsHelp {
       try console.out(Help.text(for: command))
       return Console.Status.success
     }

@@ -9,17 +9,17 @@ import PrefsKit
 enum ArgumentParser {
   static func parse(_ arguments: [String], for command: CommandSpec) throws -> ParsedArguments {
     var result = ParsedArguments()
-    result.declared = Set(command.options.map(\.name))
+    result.declared = command.options.map(\.name)
     var k = 0
     var optionsEnded = false
 
     func take(_ option: OptionSpec, inline: String?, spelled: String) throws {
-      if option.arity != .repeatable, result.values[option.name] != nil {
+      if option.arity != .repeatable, result.has(option) {
         throw usageError("option '\(spelled)' is given more than once", command)
       }
       guard let valueName = option.valueName else {
         if inline != nil { throw usageError("option '\(spelled)' takes no value", command) }
-        result.values[option.name, default: []].append("")
+        result.given.append(.init(name: option.name, value: "", typed: nil))
         result.sequence.append(.option(name: option.name, value: spelled))
         return
       }
@@ -33,8 +33,7 @@ enum ArgumentParser {
         }
         value = arguments[k]
       }
-      result.typed[option.name, default: []].append(try option.kind.parse(value, spelled: spelled))
-      result.values[option.name, default: []].append(value)
+      result.given.append(.init(name: option.name, value: value, typed: try option.kind.parse(value, spelled: spelled)))
       result.sequence.append(.option(name: option.name, value: value))
     }
 
@@ -55,7 +54,7 @@ enum ArgumentParser {
         if name.isEmpty {
           throw usageError("'\(argument)' names no option", command)
         } else if name == "help" {
-          result.values["help"] = [""]
+          result.wantsHelp = true
         } else if let option = command.accepted.first(where: { $0.long.contains(name) }) {
           try take(option, inline: inline, spelled: "--\(name)")
         } else {
@@ -66,7 +65,7 @@ enum ArgumentParser {
         if let option = command.accepted.first(where: { $0.words.contains(body) }) {
           try take(option, inline: nil, spelled: argument)
         } else if body == "h" {
-          result.values["help"] = [""]
+          result.wantsHelp = true
         } else if body.count == 1, let option = command.accepted.first(where: { $0.short.contains(body.first!) }) {
           try take(option, inline: nil, spelled: argument)
         } else {
@@ -75,7 +74,7 @@ enum ArgumentParser {
       }
       k += 1
     }
-    if result.values["help"] != nil { return result }
+    if result.wantsHelp { return result }
 
     // Arity.
     // A variadic argument that is not optional takes at least one.

@@ -226,17 +226,22 @@ struct CommandSpec: Sendable {
   }
 }
 
-/// What the parser found: positionals in order, option values by canonical name.
+/// What the parser found: positionals and options in the order given.
+///
+/// Options are kept in a list, not dictionaries by name: a command line has a few,
+/// and the first `Dictionary` keyed by `String` costs a command's start-up a search
+/// of every protocol conformance in the binary.
 struct ParsedArguments: Sendable {
   var positionals: [String] = []
-  var values: [String: [String]] = [:]
   /// Arguments and options in the order given, for commands where order matters
   /// (`write d k -array -int 1 -string a`).
   var sequence: [Token] = []
+  /// The options given, in order: a flag with an empty value.
+  var given: [GivenOption] = []
   /// The names of the options the command declares.
-  var declared: Set<String> = []
-  /// The values typed by their option's kind, by canonical name, in order given.
-  var typed: [String: [OptionValue]] = [:]
+  var declared: [String] = []
+  /// `--help` or `-h` was given.
+  var wantsHelp = false
 
   /// One element of ``sequence``.
   enum Token: Sendable, Equatable {
@@ -244,22 +249,32 @@ struct ParsedArguments: Sendable {
     case option(name: String, value: String)
   }
 
-  func has(_ option: OptionSpec) -> Bool { values[option.name] != nil }
-  func value(_ option: OptionSpec) -> String? { values[option.name]?.last }
-  func all(_ option: OptionSpec) -> [String] { values[option.name] ?? [] }
+  /// One option as given: its canonical name, its value as written, and typed by the
+  /// option's kind (nil for a flag).
+  struct GivenOption: Sendable {
+    let name: String
+    let value: String
+    let typed: OptionValue?
+  }
+
+  func has(_ option: OptionSpec) -> Bool { given.contains { $0.name == option.name } }
+  func value(_ option: OptionSpec) -> String? { given.last { $0.name == option.name }?.value }
+  func all(_ option: OptionSpec) -> [String] { given.filter { $0.name == option.name }.map(\.value) }
+  /// The last typed value of `option`.
+  private func typed(_ option: OptionSpec) -> OptionValue? { given.last { $0.name == option.name }?.typed }
   /// The format an option of kind `.format` names.
   func format(_ option: OptionSpec) -> Format? {
-    guard case .format(let format)? = typed[option.name]?.last else { return nil }
+    guard case .format(let format)? = typed(option) else { return nil }
     return format
   }
   /// The type an option of kind `.typeName` names.
   func typeName(_ option: OptionSpec) -> ValueText.TypeName? {
-    guard case .type(let type)? = typed[option.name]?.last else { return nil }
+    guard case .type(let type)? = typed(option) else { return nil }
     return type
   }
   /// The number of seconds an option of kind `.seconds` gives.
   func seconds(_ option: OptionSpec) -> Double? {
-    guard case .seconds(let seconds)? = typed[option.name]?.last else { return nil }
+    guard case .seconds(let seconds)? = typed(option) else { return nil }
     return seconds
   }
   /// Whether the command takes `option` at all.
