@@ -156,8 +156,11 @@ struct ScalarKey: Hashable {
   init(_ text: String) { self.text = text }
   static func == (a: ScalarKey, b: ScalarKey) -> Bool { sameScalars(a.text, b.text) }
   func hash(into hasher: inout Hasher) {
-    let hashed = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    if hashed == nil {
+    // Native strings hash their bytes at once; others byte by byte.
+    let hashedAtOnce: Void? = text.utf8.withContiguousStorageIfAvailable {
+      hasher.combine(bytes: UnsafeRawBufferPointer($0))
+    }
+    if hashedAtOnce == nil {
       for byte in text.utf8 { hasher.combine(byte) }
     }
   }
