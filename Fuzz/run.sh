@@ -18,7 +18,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 OUT=.build/fuzz
 TARGETS="json yaml binary xml openstep sniff"
 [ $# -gt 0 ] && TARGETS="$*"
-FLAGS="-sanitize=fuzzer,address -parse-as-library -O -enable-testing -swift-version 6 -I Sources/CYaml"
+FLAGS="-sanitize=fuzzer,address -parse-as-library -O -enable-testing -swift-version 6 -package-name prefs -I Sources/CYaml"
 mkdir -p "$OUT"
 
 # The library, rebuilt when a source changed since the last build.
