@@ -80,11 +80,11 @@ public struct PlistCodec: FormatCodec {
     case .openStep?: return .openStep
     default:
       // UTF-32 (with or without a byte order mark) and UTF-16 without one, by the NULs around `<`.
-      let head = [UInt8](data.prefix(4))
-      if head == [0x00, 0x00, 0xFE, 0xFF] || head == [0xFF, 0xFE, 0x00, 0x00] || head == [0x00, 0x00, 0x00, 0x3C]
-        || head == [0x3C, 0x00, 0x00, 0x00] || head.starts(with: [0x00, 0x3C])
-      {
-        return .xml
+      let utf16WithMark = data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE])
+      switch XMLPlistReader.unicodeEncoding(of: data) {
+      case .utf32BigEndian?, .utf32LittleEndian?: return .xml
+      case .some where !utf16WithMark: return .xml
+      default: break
       }
       var rest = data[...]
       if rest.starts(with: [0xEF, 0xBB, 0xBF]) {

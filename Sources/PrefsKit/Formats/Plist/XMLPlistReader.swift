@@ -51,11 +51,9 @@ struct XMLPlistReader {
   /// and no other encoding declared).
   static func canRead(_ data: Data) -> Bool {
     let head = data.prefix(256)
-    // UTF-16 or UTF-32 without a byte order mark has a NUL among the first bytes of
-    // `<?xml`; a NUL later on is an error for the native reader to report.
-    if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.prefix(4).contains(0) {
-      return false
-    }
+    // Any NUL among the first bytes is UTF-16 or UTF-32 not starting with `<?xml`; a
+    // NUL later on is an error for the native reader to report.
+    if unicodeEncoding(of: data) != nil || head.prefix(4).contains(0) { return false }
     let name = declaredEncoding(head)
     return name == nil || name == "utf-8" || name == "utf8"
   }
@@ -77,6 +75,19 @@ struct XMLPlistReader {
     return String(decoding: name, as: UTF8.self).lowercased()
   }
 
+  /// The UTF-16 or UTF-32 form the first bytes of `data` show: a byte order mark, or
+  /// the NULs around a first `<`; nil for text of single bytes (or UTF-8).
+  static func unicodeEncoding(of data: Data) -> String.Encoding? {
+    let head = Array(data.prefix(4))
+    return switch head {
+    case [0x00, 0x00, 0xFE, 0xFF], [0x00, 0x00, 0x00, 0x3C]: .utf32BigEndian
+    case [0xFF, 0xFE, 0x00, 0x00], [0x3C, 0x00, 0x00, 0x00]: .utf32LittleEndian
+    case _ where head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0x00, 0x3C]): .utf16BigEndian
+    case _ where head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0x3C, 0x00]): .utf16LittleEndian
+    default: nil
+    }
+  }
+
   /// `data` as UTF-8, the only encoding the reader parses: UTF-8 as it is; UTF-16
   /// and UTF-32 (told by a byte order mark, or by the NULs around `<`) and a
   /// declared ISO-8859-1 or US-ASCII transcoded. Another declared encoding is an
@@ -84,16 +95,7 @@ struct XMLPlistReader {
   /// it (and Apple's tools write UTF-8).
   static func utf8(_ data: Data) throws -> Data {
     if canRead(data) { return data }
-    let head = Array(data.prefix(4))
-    let unicode: String.Encoding? =
-      switch head {
-      case [0x00, 0x00, 0xFE, 0xFF], [0x00, 0x00, 0x00, 0x3C]: .utf32BigEndian
-      case [0xFF, 0xFE, 0x00, 0x00], [0x3C, 0x00, 0x00, 0x00]: .utf32LittleEndian
-      case _ where head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0x00, 0x3C]): .utf16BigEndian
-      case _ where head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0x3C, 0x00]): .utf16LittleEndian
-      default: nil
-      }
-    if let unicode {
+    if let unicode = unicodeEncoding(of: data) {
       guard let text = String(data: data, encoding: unicode) else {
         throw PrefsError.badInput(
           "the XML plist is not valid \(unicode == .utf16BigEndian || unicode == .utf16LittleEndian ? "UTF-16" : "UTF-32")",
