@@ -382,4 +382,23 @@ import Testing
     #expect(out.hasSuffix("\t<key>added</key>\n\t<string>top</string>\n</dict>\n</plist>\n"))
     #expect(!out.contains("<key>k9</key>"))
   }
+
+  /// A document read under `allowDuplicateKeys` knows when a key is written twice (at
+  /// any depth, keys compared by scalars), so that a change writes it anew.
+  @Test func theMapTellsAKeyWrittenTwice() throws {
+    var options = ReadOptions()
+    options.allowDuplicateKeys = true
+    let documents: [(Format, String, Bool)] = [
+      (.yaml, "a: 1\nb: 2\na: 3\n", true),
+      (.yaml, "a: 1\nb:\n  c: 1\n  c: 2\n", true),
+      (.json, #"{"a": [{"x": 1, "x": 2}]}"#, true),
+      (.xml, "<plist><dict><key>k</key><true/><key>k</key><false/></dict></plist>", true),
+      (.yaml, "a: 1\nb:\n  a: 2\n", false),
+      (.yaml, "caf\u{E9}: 1\ncafe\u{301}: 2\n", false),
+    ]
+    for (format, text, duplicated) in documents {
+      let document = try #require(try TextDocument(Data(text.utf8), format: format, options: options))
+      #expect(document.map.hasDuplicateKeys == duplicated, "\(text)")
+    }
+  }
 }

@@ -55,6 +55,67 @@ import Testing
     #expect(piped.stderr.hasPrefix("prefs: error: <stdin>:1:6: \"$date\" needs an ISO 8601 date"))
   }
 
+  /// Changing a file that gives a key twice: refused without the option; with it,
+  /// the file is written anew, each key once with its last value, and says so.
+  @Test(arguments: [
+    (["set", "r.yaml", "b", "4"], "Processor: EndOfCheckPhase\nb: 4\n"),
+    (["write", "r.yaml", "b", "-int", "4"], "Processor: EndOfCheckPhase\nb: 4\n"),
+    (["remove", "r.yaml", "b"], "Processor: EndOfCheckPhase\n"),
+    (["rename", "r.yaml", "b", "c"], "Processor: EndOfCheckPhase\nc: 3\n"),
+    (["delete", "r.yaml", "b"], "Processor: EndOfCheckPhase\n"),
+  ])
+  func everyChangingCommandTakesAllowDuplicateKeys(arguments: [String], expected: String) throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("r.yaml")
+    let text = "# a recipe\nProcessor: URLDownloader  # first\nb: 3\nProcessor: EndOfCheckPhase\n"
+    try Data(text.utf8).write(to: file)
+    let refused = try TestSupport.prefs(arguments, in: folder)
+    #expect(refused.status == 65)
+    #expect(refused.stderr.hasPrefix("prefs: error: r.yaml:4:1: duplicate key \"Processor\"\n"))
+    #expect(try String(contentsOf: file, encoding: .utf8) == text)
+
+    let allowed = try TestSupport.prefs(arguments + ["--allow-duplicate-keys"], in: folder)
+    #expect(allowed.status == 0, "\(allowed.stderr)")
+    #expect(
+      allowed.stderr == """
+        prefs: warning: r.yaml:4:1: duplicate key "Processor": the last value is kept
+        prefs: warning: r.yaml: written anew without its duplicate keys (the last value of each kept); \
+        its comments and layout were not kept
+
+        """)
+    #expect(try String(contentsOf: file, encoding: .utf8) == expected)
+  }
+
+  @Test func aChangeThatChangesNothingLeavesDuplicateKeysAlone() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("r.plist")
+    try Data(Self.recipe.utf8).write(to: file)
+    let result = try TestSupport.prefs(
+      ["set", "r.plist", "Processor", "EndOfCheckPhase", "--allow-duplicate-keys"], in: folder)
+    #expect(result.status == 0)
+    #expect(result.stderr == "prefs: warning: r.plist:6:2: duplicate key \"Processor\": the last value is kept\n")
+    #expect(try String(contentsOf: file, encoding: .utf8) == Self.recipe)
+  }
+
+  @Test(.enabled(if: TestSupport.executable(named: "sed") != nil, "sed is the scripted editor"))
+  func editTakesAllowDuplicateKeysAndKeepsTheTextAsEdited() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("r.yaml")
+    try Data("a: 1\na: 2\n".utf8).write(to: file)
+    let environment = ["EDITOR": "sed -i s/2/3/", "VISUAL": ""]
+    let refused = try TestSupport.prefs(["edit", "r.yaml"], in: folder, environment: environment)
+    #expect(refused.status == 65)
+    #expect(try String(contentsOf: file, encoding: .utf8) == "a: 1\na: 2\n")
+    let allowed = try TestSupport.prefs(
+      ["edit", "r.yaml", "--allow-duplicate-keys"], in: folder, environment: environment)
+    #expect(allowed.status == 0, "\(allowed.stderr)")
+    // A YAML file is edited as its own text: the user's duplicate stays theirs.
+    #expect(try String(contentsOf: file, encoding: .utf8) == "a: 1\na: 3\n")
+  }
+
   @Test(arguments: [["read", "r"], ["read-type", "r", "Processor"], ["export", "r"], ["get", "r", "Processor"]])
   func domainReadingCommandsTakeAllowDuplicateKeys(arguments: [String]) throws {
     let store = try TestSupport.temporaryFolder()

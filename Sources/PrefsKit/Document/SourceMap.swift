@@ -67,6 +67,19 @@ public struct SourceMap: Sendable, Equatable {
     return result
   }
 
+  /// Whether a dictionary in the text gives a key twice (read under
+  /// `allowDuplicateKeys`, which keeps the last value): such a key has no one place
+  /// to patch.
+  public var hasDuplicateKeys: Bool {
+    for node in nodes.indices where nodes[node].hasChildren {
+      var seen = Set<ScalarKey>()
+      for child in children(of: node) {
+        if let name = nodes[child].name, !seen.insert(ScalarKey(name)).inserted { return true }
+      }
+    }
+    return false
+  }
+
   /// The child of `node` holding key `name`, if it is written in the text.
   public func child(of node: Int, named name: String) -> Int? {
     // Keys compare by Unicode scalars, as ``PrefValue`` does.

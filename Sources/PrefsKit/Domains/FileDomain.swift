@@ -98,11 +98,22 @@ public struct FileDomain: PreferenceDomain {
     var format = newFileFormat
     var corrupt: Data?
     var document: TextDocument?
+    // A key a dictionary gives twice (read under `allowDuplicateKeys`) has no one place
+    // to patch: such a file is written anew, each key once with its last value.
+    var dropsDuplicates = false
+    // What reading the domain notes (a duplicate key kept last, a null dropped) is
+    // told; the YAML 1.1 readings of its own scalars are not what a change asked about.
+    var domainOptions = options
+    domainOptions.warnsOfYAMLAmbiguities = false
     do {
-      if let loaded = try load(options: options, forEditing: !dryRun) {
+      if let loaded = try load(options: domainOptions, forEditing: !dryRun, warnings: warnings) {
         before = loaded.contents
         format = loaded.format
         document = loaded.document
+        if options.allowDuplicateKeys, document?.map.hasDuplicateKeys == true {
+          document = nil
+          dropsDuplicates = true
+        }
       }
     } catch let error as PrefsError where error.category == .badInput {
       guard force else {
@@ -129,6 +140,11 @@ public struct FileDomain: PreferenceDomain {
         for note in patch.notes { warnings.add(note) }
         if patch.changed { try AtomicFile.write(patch.data, to: path, newFileMode: newFileMode) }
       } else if after != before || corrupt != nil || before == nil {
+        if dropsDuplicates {
+          warnings.add(
+            "written anew without its duplicate keys (the last value of each kept); its comments and layout were not kept"
+          )
+        }
         try AtomicFile.write(to: path, newFileMode: newFileMode) { writer in
           try format.codec.write(.dictionary(after), to: writer, options: WriteOptions(), warnings: warnings)
         }

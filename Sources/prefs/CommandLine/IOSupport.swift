@@ -218,16 +218,19 @@ enum Documents {
 }
 
 /// Changes `domain` under its lock (``PreferenceDomain/modify(force:dryRun:options:warnings:_:)``)
-/// with `--force` as given, and reports where its text could not change in place.
+/// with `--force` as given, read with `options` (by default the command's reading
+/// options, `--allow-duplicate-keys` among them), and reports where its text could
+/// not change in place.
 @discardableResult
 func changeDomain(
   _ domain: any PreferenceDomain, _ arguments: ParsedArguments, console: Console, dryRun: Bool = false,
-  options: ReadOptions = ReadOptions(), _ body: (inout PrefDictionary?) throws -> Void
+  options: ReadOptions? = nil, _ body: (inout PrefDictionary?) throws -> Void
 ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
   let warnings = Warnings()
   defer { console.report(warnings, file: domain.name) }
   return try domain.modify(
-    force: arguments.has(Options.force), dryRun: dryRun, options: options, warnings: warnings, body)
+    force: arguments.has(Options.force), dryRun: dryRun, options: options ?? arguments.readOptions(),
+    warnings: warnings, body)
 }
 
 /// `body`'s result, its errors attributed to `file` when they name none.

@@ -23,7 +23,7 @@ enum Edit {
       nothing is overwritten.
       """,
     arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.")],
-    options: [Options.force, Options.defaultsDir],
+    options: [Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [
       ("prefs edit com.example.app", "Edit a domain in $VISUAL or $EDITOR."),
       ("prefs edit settings.bplist", "Edit a binary plist as YAML; it stays binary."),
@@ -32,7 +32,8 @@ enum Edit {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
-    let original = try domain.read(options: ReadOptions())
+    let options = try arguments.readOptions()
+    let original = try domain.read(options: options)
     let folder = try EditFolder(fileName: safeFileName(domain.name) + ".yaml")
     // A YAML file is edited as its own text; anything else is shown as YAML, and its
     // changes are patched into its own format.
@@ -61,7 +62,7 @@ enum Edit {
         return Console.Status.different
       }
       do {
-        let contents = try decodeDomain(edited)
+        let contents = try decodeDomain(edited, options: options)
         if let ownText {
           let text = withoutOldNote(edited)
           if text == ownText {
@@ -83,7 +84,7 @@ enum Edit {
           return Console.Status.dataError
         }
         let body = withoutOldNote(edited)
-        presented = note(for: body, error) + body
+        presented = note(for: body, error, options: options) + body
         try presented.write(to: URL(fileURLWithPath: folder.file))
       }
     }
@@ -131,8 +132,8 @@ enum Edit {
   }
 
   /// The edited YAML as a domain's contents.
-  static func decodeDomain(_ data: Data) throws -> PrefDictionary {
-    let value = try Format.yaml.codec.decode(data)
+  static func decodeDomain(_ data: Data, options: ReadOptions) throws -> PrefDictionary {
+    let value = try Format.yaml.codec.read(data, options: options, warnings: Warnings())
     guard case .dictionary(let contents) = value else {
       throw PrefsError(.badInput, "a domain is a dictionary, not \(value.kind.article) \(value.kind.rawValue)")
     }
@@ -144,10 +145,10 @@ enum Edit {
   /// The note put above `body` when it has an error: two comment lines. The error is
   /// found again in `body` below two lines, so that its line numbers are those the
   /// user sees in the re-opened file.
-  static func note(for body: Data, _ error: PrefsError) -> Data {
+  static func note(for body: Data, _ error: PrefsError, options: ReadOptions) -> Data {
     var shown = error
     do {
-      _ = try decodeDomain(Data("#\n#\n".utf8) + body)
+      _ = try decodeDomain(Data("#\n#\n".utf8) + body, options: options)
     } catch let again as PrefsError {
       shown = again
     } catch {}

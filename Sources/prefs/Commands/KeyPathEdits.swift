@@ -64,7 +64,7 @@ enum SetValue {
       string. An index equal to an array's length appends.
       """,
     arguments: [fileArgument, keyPathArgument, ArgumentSpec(name: "VALUE", help: "The new value.")],
-    options: [Options.type, createParents, Options.force, Options.defaultsDir],
+    options: [Options.type, createParents, Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [
       ("prefs set settings.plist window.width 1024 --type integer", "Set a nested integer."),
       ("prefs set settings.yaml a.b.c on -p", "Create a and b as needed; stores the string \"on\"."),
@@ -97,7 +97,7 @@ enum RemoveValue {
     name: "remove",
     summary: "Remove the value at a key path, like plutil -remove.",
     arguments: [fileArgument, keyPathArgument],
-    options: [Options.force, Options.defaultsDir],
+    options: [Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [("prefs remove settings.json items.2", "Remove the third item.")],
     run: run)
 
