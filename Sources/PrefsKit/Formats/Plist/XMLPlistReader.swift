@@ -27,7 +27,8 @@
 /// A `CF$UID` dictionary (one key, an integer from 0 to 2^32-1) reads as a UID, as CF
 /// reads it; one with any other value stays a dictionary (Foundation would truncate it).
 ///
-/// Documents in another encoding than UTF-8 are left to Foundation (see ``canRead(_:)``).
+/// The parser reads UTF-8; documents in other encodings are transcoded first (see
+/// ``utf8(_:)``).
 ///
 /// The root dictionary of a large document is read in parts, on other threads
 /// (`XMLPlistReadAhead.swift`), as ``XMLReadAheadConfiguration`` says.
