@@ -261,10 +261,6 @@ public enum TextForms {
   /// `YYYY-MM-DDThh:mm:ss` for whole seconds since the 2001 reference date (UTC).
   private static func civil(fromSecondsSinceReference seconds: Int64) -> String {
     let f = civilFields(fromSecondsSinceReference: seconds)
-    func pad(_ n: Int64, _ width: Int) -> String {
-      let s = String(abs(n))
-      return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - s.count)) + s
-    }
     return "\(pad(f.year, 4))-\(pad(f.month, 2))-\(pad(f.day, 2))T\(pad(f.hour, 2)):"
       + "\(pad(f.minute, 2)):\(pad(f.second, 2))"
   }
@@ -276,9 +272,13 @@ public enum TextForms {
     let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
     let whole = fraction < 0 ? seconds - 1 : seconds
     let f = civilFields(fromSecondsSinceReference: whole)
-    func pad(_ n: Int64, _ width: Int) -> String { hexDigits(n, width: width, radix: 10) }
     return "\(pad(f.year, 4))\(pad(f.month, 2))\(pad(f.day, 2))T\(pad(f.hour, 2))\(pad(f.minute, 2))"
       + "\(pad(f.second, 2)).\(pad((fraction + 1000) % 1000, 3))Z"
+  }
+
+  /// `n` in decimal, zero-padded to `width` digits after its sign.
+  private static func pad(_ n: Int64, _ width: Int) -> String {
+    (n < 0 ? "-" : "") + hexDigits(n.magnitude, width: width, radix: 10)
   }
 
   /// The UTC calendar fields of whole seconds since the 2001 reference date.

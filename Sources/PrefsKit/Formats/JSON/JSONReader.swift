@@ -358,7 +358,9 @@ struct JSONReader {
         throw error("invalid UTF-8", at: start + firstInvalidUTF8(slice))
       }
       if b == UInt8(ascii: "\\") { break }
-      if b < 0x20 { throw error("control character U+\(hex4(UInt16(b))) must be escaped in a string", at: i) }
+      if b < 0x20 {
+        throw error("control character U+\(hexDigits(b, width: 4, uppercase: true)) must be escaped in a string", at: i)
+      }
       i += 1
     }
     guard i < bytes.count else { throw error("unterminated string", at: open) }
@@ -371,7 +373,9 @@ struct JSONReader {
         if let text = String(validating: out, as: UTF8.self) { return text }
         throw error("invalid UTF-8 in string", at: start)
       }
-      if b < 0x20 { throw error("control character U+\(hex4(UInt16(b))) must be escaped in a string", at: i) }
+      if b < 0x20 {
+        throw error("control character U+\(hexDigits(b, width: 4, uppercase: true)) must be escaped in a string", at: i)
+      }
       if b != UInt8(ascii: "\\") {
         out.append(b)
         i += 1
@@ -393,16 +397,16 @@ struct JSONReader {
         var scalar = UInt32(try hexEscape(at: escapeStart))
         if (0xD800...0xDBFF).contains(scalar) {
           guard i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") else {
-            throw error("unpaired surrogate \\u\(hex4(UInt16(scalar)))", at: escapeStart)
+            throw error("unpaired surrogate \\u\(hexDigits(scalar, width: 4, uppercase: true))", at: escapeStart)
           }
           i += 2
           let low = UInt32(try hexEscape(at: i - 1))
           guard (0xDC00...0xDFFF).contains(low) else {
-            throw error("unpaired surrogate \\u\(hex4(UInt16(scalar)))", at: escapeStart)
+            throw error("unpaired surrogate \\u\(hexDigits(scalar, width: 4, uppercase: true))", at: escapeStart)
           }
           scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
         } else if (0xDC00...0xDFFF).contains(scalar) {
-          throw error("unpaired surrogate \\u\(hex4(UInt16(scalar)))", at: escapeStart)
+          throw error("unpaired surrogate \\u\(hexDigits(scalar, width: 4, uppercase: true))", at: escapeStart)
         }
         out.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
       default:
@@ -450,11 +454,6 @@ struct JSONReader {
 
   func describeByte(_ b: UInt8) -> String {
     b >= 0x21 && b < 0x7F ? String(UnicodeScalar(b)) : "\\x" + String(b, radix: 16, uppercase: true)
-  }
-
-  func hex4(_ n: UInt16) -> String {
-    let s = String(n, radix: 16, uppercase: true)
-    return String(repeating: "0", count: 4 - s.count) + s
   }
 
   func error(_ message: String, at position: Int) -> PrefsError {

@@ -518,8 +518,7 @@ struct OpenStepReader {
     let byte = bytes[k]
     if byte == 0 { return "NUL byte" }
     if byte < 0x20 || byte == 0x7F {
-      let hex = String(byte, radix: 16, uppercase: true)
-      return "control character U+\(String(repeating: "0", count: 4 - hex.count))\(hex)"
+      return "control character U+\(hexDigits(byte, width: 4, uppercase: true))"
     }
     if byte < 0x80 { return "'\(Character(Unicode.Scalar(byte)))'" }
     var end = k + 1
