@@ -1,5 +1,5 @@
 #!/bin/sh
-# Builds the libFuzzer targets (PrefsKit with coverage and AddressSanitizer, plus one
+# Builds the libFuzzer targets (the reading layers with coverage and AddressSanitizer, plus one
 # entry file per reader) under .build/fuzz and runs each for FUZZ_SECONDS.
 #
 #   Fuzz/run.sh                 build and run every target
@@ -21,13 +21,17 @@ TARGETS="json yaml binary xml openstep sniff"
 FLAGS="-sanitize=fuzzer,address -parse-as-library -O -enable-testing -swift-version 6 -package-name prefs -I Sources/CYaml"
 mkdir -p "$OUT"
 
-# The library, rebuilt when a source changed since the last build.
-LIB="$OUT/libPrefsKit.a"
-if [ ! -f "$LIB" ] || [ -n "$(find Sources/PrefsKit Fuzz/run.sh -newer "$LIB" -name '*.swift' -o -newer "$LIB" -name run.sh | head -1)" ]; then
-  echo "fuzz: building PrefsKit with coverage and AddressSanitizer"
-  # shellcheck disable=SC2046
-  $SWIFTC $FLAGS -module-name PrefsKit -emit-library -static -emit-module \
-    -emit-module-path "$OUT/PrefsKit.swiftmodule" -o "$LIB" $(find Sources/PrefsKit -name '*.swift' | sort)
+# The layers the readers need (model, text, formats), each its own module as SwiftPM
+# builds them, rebuilt when a source changed since the last build.
+LAYERS="PrefsModel PrefsText PrefsFormats"
+LIB="$OUT/libPrefsFormats.a"
+if [ ! -f "$LIB" ] || [ -n "$(find Sources/PrefsModel Sources/PrefsText Sources/PrefsFormats Fuzz/run.sh -newer "$LIB" -name '*.swift' -o -newer "$LIB" -name run.sh | head -1)" ]; then
+  for layer in $LAYERS; do
+    echo "fuzz: building $layer with coverage and AddressSanitizer"
+    # shellcheck disable=SC2046
+    $SWIFTC $FLAGS -I "$OUT" -module-name "$layer" -emit-library -static -emit-module \
+      -emit-module-path "$OUT/$layer.swiftmodule" -o "$OUT/lib$layer.a" $(find "Sources/$layer" -name '*.swift' | sort)
+  done
 fi
 
 seed() {
@@ -70,7 +74,7 @@ for target in $TARGETS; do
     || [ Fuzz/Support/RoundTrip.swift -nt "$bin" ]; then
     echo "fuzz: building $target"
     $SWIFTC $FLAGS -I "$OUT" -module-name "fuzz_$target" Fuzz/Support/RoundTrip.swift "Fuzz/Targets/$target.swift" \
-      -L "$OUT" -lPrefsKit -lyaml -o "$bin"
+      -L "$OUT" -lPrefsFormats -lPrefsText -lPrefsModel -lyaml -o "$bin"
   fi
   seed "$target"
   # Binary and OpenStep structure is found in small inputs; big ones only slow them down.

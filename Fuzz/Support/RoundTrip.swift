@@ -1,6 +1,7 @@
 import Foundation
 
-@testable import PrefsKit
+@testable import PrefsFormats
+@testable import PrefsModel
 
 /// What every fuzz target checks once a reader has accepted its input: the value
 /// re-encodes in each writable format that can hold it and reads back equal

@@ -1,6 +1,7 @@
 import Foundation
 
-@testable import PrefsKit
+@testable import PrefsFormats
+@testable import PrefsModel
 
 /// Native binary plist reader: whatever it accepts re-encodes and re-reads equal, and
 /// several readers read it as one does.

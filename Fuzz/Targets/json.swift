@@ -1,6 +1,7 @@
 import Foundation
 
-@testable import PrefsKit
+@testable import PrefsFormats
+@testable import PrefsModel
 
 /// JSON reader: whatever it accepts re-encodes and re-reads equal.
 @_cdecl("LLVMFuzzerTestOneInput")

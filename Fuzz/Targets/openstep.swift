@@ -1,6 +1,7 @@
 import Foundation
 
-@testable import PrefsKit
+@testable import PrefsFormats
+@testable import PrefsModel
 
 /// OpenStep plists through the native reader: whatever it accepts re-encodes (as
 /// OpenStep too) and re-reads equal.

@@ -1,6 +1,7 @@
 import Foundation
 
-@testable import PrefsKit
+@testable import PrefsFormats
+@testable import PrefsModel
 
 /// Format sniffing: `Format.read` with no declared format picks a reader; whatever
 /// it accepts re-encodes and re-reads equal.

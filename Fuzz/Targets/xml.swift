@@ -1,6 +1,7 @@
 import Foundation
 
-@testable import PrefsKit
+@testable import PrefsFormats
+@testable import PrefsModel
 
 /// Native XML plist reader: whatever it accepts re-encodes and re-reads equal, and
 /// several parsers read it as one does.

@@ -1,6 +1,7 @@
 import Foundation
 
-@testable import PrefsKit
+@testable import PrefsFormats
+@testable import PrefsModel
 
 /// YAML reader, resolving plain scalars as YAML 1.2 (first input byte even) or 1.1 (odd):
 /// whatever it accepts re-encodes and re-reads equal.

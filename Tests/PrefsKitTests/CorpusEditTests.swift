@@ -1,8 +1,14 @@
 import Foundation
+import PrefsKit
 import PrefsTestSupport
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// Seeded random edits on every text file of the corpora: each result reads back as
 /// the edited value, and every line outside the edited entry and its neighbours stays

@@ -1,7 +1,13 @@
 import Foundation
+import PrefsKit
 import PrefsTestSupport
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// The text documents of the corpora and seeded edits of their values, shared by the
 /// tests that edit them (``CorpusEditTests``) and merge them (``MergeCorpusTests``).

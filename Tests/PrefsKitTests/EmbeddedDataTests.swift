@@ -1,7 +1,14 @@
 import Foundation
+import PrefsKit
+import PrefsTutorial
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// Data holding JSON or a binary plist, shown as structure and read back to the same bytes.
 @Suite struct EmbeddedDataTests {

@@ -1,8 +1,14 @@
 import Foundation
+import PrefsKit
 import PrefsTestSupport
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// The lock on a file that writes replace by rename: writers that wait on the old
 /// inode take the lock again on the new one, so none loses another's change.

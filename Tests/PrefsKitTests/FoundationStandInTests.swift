@@ -1,9 +1,15 @@
 import Dispatch
 import Foundation
+import PrefsKit
 import PrefsTestSupport
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// The small pieces that stand in for Foundation API that FoundationEssentials lacks
 /// (the release binary links FoundationEssentials alone), each checked against the
@@ -125,10 +131,13 @@ import Testing
   /// missing. (MemberImportVisibility keeps Foundation's members out of the others.)
   @Test func sourcesImportFoundationOnlyWhereTheReleaseBinaryDoesNot() throws {
     var found: [String] = []
-    for target in ["Sources/PrefsKit", "Sources/prefs"] {
+    let sources = TestSupport.packageRoot.appendingPathComponent("Sources")
+    let targets = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0 != "CYaml" }
+    #expect(targets.count >= 9, "one folder per target")
+    for target in targets.map({ "Sources/" + $0 }) {
       let folder = TestSupport.packageRoot.appendingPathComponent(target)
       let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
-      #expect(files.count > 10, "\(target)")
+      #expect(files.contains { $0.hasSuffix(".swift") }, "\(target)")
       for name in files where name.hasSuffix(".swift") {
         let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
         // The conditions around each line: `FullFoundation`, or `!canImport(FoundationEssentials)` in an #else.
@@ -141,7 +150,9 @@ import Testing
             conditions.append("!" + last)
           } else if line.hasPrefix("#endif") {
             _ = conditions.popLast()
-          } else if line == "import Foundation" || line.hasPrefix("import Foundation ") {
+          } else if let imported = line.split(separator: " ").drop(while: { $0.hasPrefix("@") }).dropFirst().first,
+            line.split(separator: " ").contains("import"), imported == "Foundation"
+          {
             let allowed = conditions.contains {
               $0 == "FullFoundation" || $0 == "canImport(Darwin)" || $0 == "!canImport(FoundationEssentials)"
             }

@@ -1,7 +1,13 @@
 import Foundation
+import PrefsKit
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// Inputs the fuzzers (`make fuzz`) found to crash or to break a round trip, kept in
 /// `Tests/Fixtures/fuzz/<target>/`, and the limits that keep hostile input cheap.

@@ -1,7 +1,13 @@
 import Foundation
+import PrefsKit
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// JSON's typed objects and their `$dict` escape, base64 shared by every reader, and
 /// sniffing that keeps the JSON reader's error for text that is JSON.

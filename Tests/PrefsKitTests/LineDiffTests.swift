@@ -1,8 +1,14 @@
 import Foundation
+import PrefsKit
 import PrefsTestSupport
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// The unified diff's edit script: shortest, correct, and cheap on large inputs.
 @Suite struct LineDiffTests {

@@ -1,7 +1,13 @@
 import Foundation
+import PrefsKit
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// The value model: ordered dictionaries, below and above the size from which they
 /// keep an index of their keys.

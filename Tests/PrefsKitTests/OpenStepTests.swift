@@ -1,8 +1,14 @@
 import Foundation
+import PrefsKit
 import PrefsTestSupport
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// The native OpenStep reader and writer: Foundation's `PropertyListSerialization` is
 /// the reference for what a document means, Xcode's files for how one is laid out.

@@ -1,9 +1,15 @@
 import Foundation
+import PrefsKit
 import PrefsTestSupport
 import Synchronization
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// The property list codec: the corpus, round trips, differential tests against
 /// `PropertyListSerialization` and Python's `plistlib`, Foundation's traps, and

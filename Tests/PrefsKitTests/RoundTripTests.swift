@@ -1,7 +1,13 @@
 import Foundation
+import PrefsKit
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// The law of DESIGN.md section 4: plist → JSON/YAML → plist gives the original,
 /// type for type, for every real plist in the corpus; and the YAML we write reads

@@ -1,7 +1,14 @@
 import Foundation
+import PrefsKit
+import PrefsTutorial
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// Schemas: reading them, the fallback table, findings, coercion, effective values and lint.
 @Suite struct SchemaTests {

@@ -1,8 +1,15 @@
 import Foundation
 import Observation
+import PrefsKit
+import PrefsTutorial
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// The tutorial's types against a real `UserDefaults` whose domain lives in a
 /// temporary folder: the suite name is an absolute path, which swift-corelibs-foundation

@@ -1,7 +1,13 @@
 import Foundation
+import PrefsKit
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// Content sniffing: an XML plist is known by its first element.
 @Suite struct SniffTests {

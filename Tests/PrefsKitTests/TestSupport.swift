@@ -1,8 +1,14 @@
 import Foundation
+import PrefsKit
 @_exported import PrefsTestSupport
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 extension TestSupport {
   /// Encodes with `format` and reads back with the same format.

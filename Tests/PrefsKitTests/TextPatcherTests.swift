@@ -1,7 +1,13 @@
 import Foundation
+import PrefsKit
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// The patcher: edits change only the bytes of what changed, in every text format.
 @Suite struct TextPatcherTests {

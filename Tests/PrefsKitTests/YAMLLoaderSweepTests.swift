@@ -1,7 +1,13 @@
 import Foundation
+import PrefsKit
 import Testing
 
-@testable import PrefsKit
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
 
 /// Checks against the loaders the contract names, run once over generated tables:
 /// the YAML 1.1 resolver against PyYAML's own resolver and constructor.

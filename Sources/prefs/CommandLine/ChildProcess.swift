@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// Starting programs with `posix_spawn` (FoundationEssentials has no `Process`, and
 /// `Process` puts a child in a process group of its own, which a terminal editor
 /// cannot use; see ``Editor``).

@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// `--color=auto|always|never`: whether output is coloured.
 enum ColorChoice: String, CaseIterable, Sendable {
   /// On a terminal, unless `NO_COLOR` is set (and not empty) or `TERM` is `dumb`.

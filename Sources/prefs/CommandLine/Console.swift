@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// Standard output and error, and the exit statuses of DESIGN.md section 7.
 struct Console: Sendable {
   /// `--color`: whether output may be coloured (see `ColorChoice`).

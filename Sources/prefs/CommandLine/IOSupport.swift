@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// Reading and writing documents for the commands: the input and output rules of
 /// DESIGN.md section 7 in one place.
 /// The error for a domain that does not exist: the file looked for, and the

@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// The option glossary (DESIGN.md section 7): each option declared once, with the
 /// one meaning it has in every command that lists it.
 enum Options {

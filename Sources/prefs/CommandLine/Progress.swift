@@ -1,9 +1,4 @@
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
+import PrefsKit
 
 /// Progress of long work on standard error, shown only when it is a terminal (and
 /// so never in pipes, logs or tests that capture it).

@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// `prefs apply FILE... [--dry-run | --check | --undo]`: settings files into the store.
 enum Apply {
   static let check = OptionSpec(

@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// Set by SIGINT and SIGTERM while `prefs capture` watches.
 nonisolated(unsafe) private var captureStopped: sig_atomic_t = 0
 

@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// `prefs diff A B [--unified]`: structural comparison across formats.
 enum Diff {
   static let unified = OptionSpec(

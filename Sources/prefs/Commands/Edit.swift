@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// `prefs edit DOMAIN|FILE`: the value as YAML in `$VISUAL`/`$EDITOR`, validated,
 /// written back atomically in its own format.
 enum Edit {

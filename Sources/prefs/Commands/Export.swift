@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// `prefs export DOMAIN [-o OUT] [--to|--format FMT]`, `export D1 D2… -o FILE` (a settings
 /// file), and `export --all -o DIR`.
 enum Export {

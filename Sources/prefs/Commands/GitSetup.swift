@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// `prefs git-setup [--global] [--remove] [EXT...]`: the textconv diff driver, the
 /// merge driver and the `.gitattributes` lines that route preference files to them.
 enum GitSetup {

@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// `prefs import DOMAIN [IN] [--merge]`, and `import --all DIR`.
 enum Import {
   static let merge = OptionSpec(

@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// `prefs lint FILE|DOMAIN... [--schema S]`: syntax, YAML 1.1/1.2 ambiguities, schema.
 enum LintCommand {
   static let spec = CommandSpec(

@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// `prefs merge CURRENT BASE OTHER [-o OUT]`: git's merge driver, structurally.
 enum Merge {
   static let arrayKey = OptionSpec(

@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// `prefs snapshots`: what `apply` saved before each run.
 enum Snapshots {
   static let spec = CommandSpec(

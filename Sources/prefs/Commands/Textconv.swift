@@ -1,12 +1,5 @@
 import PrefsKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-  import Glibc
-#else
-  import Foundation
-#endif
-
 /// `prefs textconv FILE`: canonical YAML for `git diff`.
 enum Textconv {
   static let spec = CommandSpec(

@@ -1,0 +1,200 @@
+import PrefsFormats
+import PrefsModel
+import PrefsText
+
+/// A text document read for editing: its value, and where in its bytes each value
+/// stands, so that a new value can be written back by changing only the bytes of
+/// what changed (DESIGN.md section 10, house rule 6).
+///
+/// YAML, JSON, XML and OpenStep property lists have text; a binary property list does
+/// not, and is written whole. UTF-16 text is edited as UTF-8 and written back as UTF-16.
+public struct TextDocument: Sendable {
+  /// The document's format.
+  public let format: Format
+  /// The value the document holds.
+  public let value: PrefValue
+  /// The source map of ``text``.
+  public let map: SourceMap
+  /// The document's text as UTF-8 (transcoded from UTF-16 when it was that).
+  package let text: [UInt8]
+  let encoding: Encoding
+  let syntax: any TextSyntax
+  package let options: ReadOptions
+
+  /// How the document's bytes are encoded.
+  enum Encoding: Sendable {
+    case utf8
+    case utf16(bigEndian: Bool)
+  }
+
+  /// The patcher's view of a format, or nil for one without text.
+  static func syntax(for format: Format) -> (any TextSyntax)? {
+    switch format {
+    case .yaml: YAMLSyntax()
+    case .json: JSONSyntax()
+    case .xml: XMLSyntax()
+    case .openStep: OpenStepSyntax()
+    default: nil
+    }
+  }
+
+  /// Reads `data` as `format` with its source map; nil when the format has no text
+  /// to patch (a binary plist, an XML plist in an encoding other than UTF-8 or UTF-16).
+  public init?(_ data: Data, format: Format, options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings())
+    throws
+  {
+    guard let syntax = Self.syntax(for: format) else { return nil }
+    var encoding = Encoding.utf8
+    var utf8 = data
+    if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) {
+      let bigEndian = data.first == 0xFE
+      guard let text = String(data: data, encoding: bigEndian ? .utf16BigEndian : .utf16LittleEndian) else {
+        return nil
+      }
+      encoding = .utf16(bigEndian: bigEndian)
+      // The byte order mark stays out: the text is written back with one.
+      utf8 = Data(text.utf8)
+      if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8 = utf8.dropFirst(3) }
+    } else if format == .xml, !XMLPlistReader.canRead(data) {
+      return nil
+    }
+    let (value, map) = try syntax.readMapped(utf8, options: options, warnings: warnings)
+    self.format = format
+    self.value = value
+    self.map = map
+    self.text = Array(utf8)
+    self.encoding = encoding
+    self.syntax = syntax
+    self.options = options
+  }
+
+  /// Reads `data` as ``Format/read(_:declared:path:options:warnings:)`` does, and
+  /// with its source map when the format has text.
+  public static func read(
+    _ data: Data, declared: Format? = nil, path: String? = nil, options: ReadOptions = ReadOptions(),
+    warnings: Warnings = Warnings()
+  ) throws -> (value: PrefValue, format: Format, document: TextDocument?) {
+    if let format = Format.detect(data, declared: declared, path: path) {
+      if let document = try TextDocument(data, format: format, options: options, warnings: warnings) {
+        return (document.value, format, document)
+      }
+    } else {
+      // Text that starts like JSON is JSON when it reads as JSON.
+      let attempt = Warnings()
+      if let document = try? TextDocument(data, format: .json, options: options, warnings: attempt) {
+        attempt.all.forEach(warnings.add)
+        return (document.value, .json, document)
+      }
+    }
+    let (value, format) = try Format.read(data, declared: declared, path: path, options: options, warnings: warnings)
+    return (value, format, nil)
+  }
+
+  /// Where the value at `path` is written: its key, or for an array item its value.
+  public func position(of path: PrefKeyPath) -> SourcePosition? {
+    guard let node = node(at: path) else { return nil }
+    // A UTF-16 document is edited as UTF-8, but its lines and characters are the same.
+    return .of(offset: map.nodes[node].key?.lowerBound ?? map.nodes[node].value.lowerBound, in: text)
+  }
+
+  /// The document's bytes changed to hold `newValue`.
+  public struct Patch: Sendable {
+    /// The new bytes of the whole document.
+    public let data: Data
+    /// Entries that could not change in place and were written whole, by key path.
+    public let rewrittenEntries: [PrefKeyPath]
+    /// Why the whole document was written anew, when it was.
+    public let rewrittenWhole: String?
+    /// Whether the bytes changed: false when the new value equals the old one.
+    public let changed: Bool
+
+    /// What the user should know of the patch: each entry written whole, or why the
+    /// whole document was.
+    public var notes: [String] {
+      rewrittenEntries.map { "\(PrefValue.name($0)) could not change in place and was written whole" }
+        + (rewrittenWhole.map { ["the whole file was written anew: \($0)"] } ?? [])
+    }
+  }
+
+  /// The document's bytes changed to hold `newValue`, only where the values differ.
+  /// The result is read back and compared with `newValue`; when patching cannot give
+  /// it, the whole document is written by the format's writer instead, and
+  /// ``Patch/rewrittenWhole`` says why.
+  public func patched(to newValue: PrefValue, warnings: Warnings = Warnings()) throws -> Patch {
+    var patcher = TextPatcher(
+      text: text, map: map, syntax: syntax, layout: layout, warnings: warnings)
+    do {
+      guard let bytes = try patcher.patch(from: value, to: newValue) else {
+        return Patch(data: encoded(text), rewrittenEntries: [], rewrittenWhole: nil, changed: false)
+      }
+      let data = encoded(bytes)
+      let checked =
+        try readsBackInParts(bytes, patcher, as: newValue) ?? readsBack(data, as: newValue)
+      if checked {
+        return Patch(data: data, rewrittenEntries: patcher.rewrites, rewrittenWhole: nil, changed: true)
+      }
+      return try rewritten(newValue, warnings: warnings, why: "the edited text did not read back as the new value")
+    } catch is TextPatcher.NeedsRewrite {
+      return try rewritten(newValue, warnings: warnings, why: "the document's top level changed kind")
+    }
+  }
+
+  /// The indentation a document without any uses: what the format's writer uses.
+  var defaultIndent: [UInt8] { format == .xml || format == .openStep ? [0x09] : [0x20, 0x20] }
+
+  /// Above this size, a document patched inside some of its root's entries is checked
+  /// by reading those entries' new text alone, not the whole document again.
+  static let wholeCheckLimit = 4 << 20
+
+  /// Whether the root entries the patcher changed inside read as `expected` has them;
+  /// nil when the document is checked whole (small, YAML, UTF-16, or with an entry
+  /// written whole).
+  private func readsBackInParts(_ bytes: [UInt8], _ patcher: TextPatcher, as expected: PrefValue) throws
+    -> Bool?
+  {
+    // Entries added or removed at the top level are whole lines the format's own writer
+    // wrote (or took away); what changed inside an entry is read back.
+    guard text.count > Self.wholeCheckLimit, format != .yaml, case .utf8 = encoding, patcher.rewrites.isEmpty,
+      let expected = expected.dictionaryValue
+    else { return nil }
+    for (key, old) in patcher.patchedRootEntries {
+      let range = patcher.newRange(of: old)
+      guard range.lowerBound >= 0, range.upperBound <= bytes.count,
+        let read = try? format.codec.read(Data(bytes[range]), options: options, warnings: Warnings()),
+        let value = expected[key]
+      else { return false }
+      if read != value, try !readsBack(Data(bytes[range]), as: value) { return false }
+    }
+    return true
+  }
+
+  /// Whether `bytes` read as `expected`, as far as the format can hold it (an XML
+  /// plist holds a date to the second, as its writer writes it).
+  package func readsBack(_ data: Data, as expected: PrefValue) throws -> Bool {
+    guard let read = try? format.codec.read(data, options: options, warnings: Warnings()) else { return false }
+    if read == expected { return true }
+    let held = try format.codec.read(
+      try format.codec.encode(expected, options: WriteOptions(), warnings: Warnings()), options: options,
+      warnings: Warnings())
+    return read == held
+  }
+
+  private func rewritten(_ newValue: PrefValue, warnings: Warnings, why: String) throws -> Patch {
+    let bytes = try format.codec.encode(newValue, options: WriteOptions(), warnings: warnings)
+    return Patch(data: encoded(Array(bytes)), rewrittenEntries: [], rewrittenWhole: why, changed: true)
+  }
+
+  func encoded(_ bytes: [UInt8]) -> Data {
+    switch encoding {
+    case .utf8: return Data(bytes)
+    case .utf16(let bigEndian):
+      let text = String(decoding: bytes, as: UTF8.self)
+      var out = Data(bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE])
+      for unit in text.utf16 {
+        let value = bigEndian ? unit.bigEndian : unit.littleEndian
+        withUnsafeBytes(of: value) { out.append(contentsOf: $0) }
+      }
+      return out
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import PrefsModel
+import PrefsText
+
+/// JSON: entries separated by commas, no comments; values written by ``JSONWriter``
+/// (typed objects for dates and data), pretty in the document's indentation, or on
+/// one line inside a one-line container.
+package struct JSONSyntax: TextSyntax {
+  package init() {}
+
+  package func readMapped(_ text: Data, options: ReadOptions, warnings: Warnings) throws -> (PrefValue, SourceMap) {
+    try text.withUnsafeBytes { raw in
+      let builder = SourceMapBuilder()
+      var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self), options: options, warnings: warnings)
+      reader.map = builder
+      let value = try reader.embedded.collapse(try reader.readDocument())
+      return (value, builder.map)
+    }
+  }
+
+  package func separator(of container: SourceMap.Node, isDictionary: Bool, in text: [UInt8]) -> Separator? {
+    Separator(byte: UInt8(ascii: ","), trailing: false)
+  }
+
+  package func isCommentLine(_ line: ArraySlice<UInt8>) -> Bool { false }
+  package func commentLength(at position: Int, in text: [UInt8]) -> Int? { nil }
+
+  package func value(_ value: PrefValue, replacing node: SourceMap.Node, context: FragmentContext) throws -> [UInt8]? {
+    try render(value, context: context)
+  }
+
+  package func entry(key: String?, value: PrefValue, context: FragmentContext) throws -> [UInt8] {
+    let rendered = try render(value, context: context)
+    guard let key else { return rendered }
+    let name = ByteWriter()
+    try JSONWriter(out: name, options: WriteOptions()).writeString(key)
+    let spaced = !context.inline || spacedOneLine(context.text)
+    return Array(try name.data) + (spaced ? [0x3A, 0x20] : [0x3A]) + rendered
+  }
+
+  /// Whether a document written on one line puts spaces after `:` (`{"a": 1}`), or
+  /// none, as compact JSON does.
+  private func spacedOneLine(_ text: [UInt8]) -> Bool {
+    text.firstRange(of: [0x22, 0x3A, 0x20]) != nil
+  }
+
+  /// `value` as JSON: on one line inside a one-line container, else pretty, each line
+  /// after the first at the entry's indentation plus one unit a level.
+  private func render(_ value: PrefValue, context: FragmentContext) throws -> [UInt8] {
+    let out = ByteWriter()
+    var writer = JSONWriter(out: out, options: WriteOptions(compact: context.inline))
+    writer.path = context.path.components
+    writer.spacedOneLine = spacedOneLine(context.text)
+    try writer.write(value)
+    let bytes = Array(try out.data)
+    guard !context.inline, bytes.contains(0x0A) else { return bytes }
+    // The writer indents two spaces a level; JSON text has no line break inside a string.
+    var result: [UInt8] = []
+    var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)[...]
+    result += lines.removeFirst()
+    for line in lines {
+      result += context.layout.lineEnd + context.indent
+      let spaces = line.prefix { $0 == 0x20 }.count
+      for _ in 0..<(spaces / 2) { result += context.layout.indentUnit }
+      result += line.dropFirst(spaces)
+    }
+    return result
+  }
+}

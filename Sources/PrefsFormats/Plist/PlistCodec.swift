@@ -1,0 +1,123 @@
+import PrefsModel
+import PrefsText
+
+/// Which property list format a ``PlistCodec`` writes.
+public enum PlistVariant: Sendable {
+  /// XML (`<?xml …><plist version="1.0">`).
+  case xml
+  /// Binary (`bplist00`).
+  case binary
+  /// OpenStep (old-style ASCII), in Xcode's layout.
+  case openStep
+}
+
+/// Reads any property list and writes one variant.
+///
+/// Reading sniffs the content whatever the variant: `bplist` goes to the native
+/// binary reader (positions as byte offsets, cycles refused), text starting with
+/// `<` to the native XML reader (other encodings transcoded to UTF-8 first), anything
+/// else to the native OpenStep reader. Writing is native for all
+/// three (Foundation crashes writing OpenStep on Linux).
+public struct PlistCodec: FormatCodec {
+  /// The variant ``write(_:to:options:warnings:)`` produces.
+  public let variant: PlistVariant
+
+  /// A codec that writes `variant`.
+  public init(variant: PlistVariant) { self.variant = variant }
+
+  /// Reads a binary, XML or OpenStep property list, whatever ``variant`` is.
+  public func read(_ data: Data, options: ReadOptions, warnings: Warnings) throws -> PrefValue {
+    guard !data.isEmpty else {
+      throw PrefsError.badInput("empty input: not a property list", line: 1, column: 1)
+    }
+    switch Self.sniff(data) {
+    case .binary:
+      var reader = BinaryPlistReader(
+        data, maxDepth: options.maxDepth, warnings: warnings, allowDuplicateKeys: options.allowDuplicateKeys)
+      return try reader.read()
+    case .xml:
+      // Read natively (key order, exact errors, no silent changes), in UTF-8.
+      var reader = XMLPlistReader(
+        try XMLPlistReader.utf8(data), maxDepth: options.maxDepth,
+        duplicates: DuplicateKeys(options, warnings: warnings))
+      return try reader.read()
+    case .openStep:
+      return try OpenStepReader.read(data, options: options)
+    }
+  }
+
+  /// Writes `value` as ``variant``; OpenStep refuses values it cannot hold (numbers,
+  /// bools, dates, UIDs) with their key path.
+  public func write(
+    _ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings
+  ) throws {
+    switch variant {
+    case .xml:
+      var xml = XMLPlistWriter(to: writer, sortKeys: options.sortKeys, warnings: warnings)
+      try xml.write(value)
+    case .binary:
+      var binary = BinaryPlistWriter(sortKeys: options.sortKeys)
+      try binary.write(value, to: writer)
+    case .openStep:
+      var openStep = OpenStepWriter(to: writer, sortKeys: options.sortKeys)
+      try openStep.write(value)
+    }
+  }
+
+  /// The variant `data` is read as: what ``Format/sniffPlist(_:)`` (the one plist
+  /// sniffer) says; else, judged from its first bytes, XML when it starts with a tag
+  /// (`<` after an optional byte order mark and white space, but not an OpenStep
+  /// `<0fbd …>` data value; UTF-16 text judged by its first character; UTF-32, or
+  /// UTF-16 without a byte order mark, by the NULs around its `<`), else OpenStep.
+  static func sniff(_ data: Data) -> PlistVariant {
+    switch Format.sniffPlist(data) {
+    case .binary?: return .binary
+    case .xml?: return .xml
+    case .openStep?: return .openStep
+    default:
+      // UTF-32 (with or without a byte order mark) and UTF-16 without one, by the NULs around `<`.
+      let utf16WithMark = data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE])
+      switch XMLPlistReader.unicodeEncoding(of: data) {
+      case .utf32BigEndian?, .utf32LittleEndian?: return .xml
+      case .some where !utf16WithMark: return .xml
+      default: break
+      }
+      var rest = data[...]
+      if rest.starts(with: [0xEF, 0xBB, 0xBF]) {
+        rest = rest.dropFirst(3)
+      } else if rest.starts(with: [0xFF, 0xFE]) || rest.starts(with: [0xFE, 0xFF]) {
+        // Keep the byte of each UTF-16 unit that holds ASCII; a zero stands in for the rest.
+        let bigEndian = rest.first == 0xFE
+        rest = rest.dropFirst(2)
+        var ascii = [UInt8]()
+        var k = rest.startIndex
+        while k + 1 < rest.endIndex, ascii.count < 16 {
+          let (high, low) = bigEndian ? (rest[k], rest[k + 1]) : (rest[k + 1], rest[k])
+          ascii.append(high == 0 && low < 0x80 ? low : 0)
+          k += 2
+        }
+        rest = Data(ascii)[...]
+      }
+      guard let first = rest.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }),
+        rest[first] == UInt8(ascii: "<")
+      else { return .openStep }
+      // `<0fbd 7712>` (only hex digits and white space up to `>`) is OpenStep data;
+      // any tag (`<?xml`, `<plist`, `<dict/>`, `<date>`) has another character.
+      for byte in rest[rest.index(after: first)...].prefix(64) {
+        switch byte {
+        case UInt8(ascii: ">"): return .openStep
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+          UInt8(ascii: "A")...UInt8(ascii: "F"), 0x20, 0x09, 0x0A, 0x0D:
+          continue
+        default: return .xml
+        }
+      }
+      return .openStep
+    }
+  }
+}
+
+/// A key path for messages: `'a.b.0'`, or `the root`.
+func plistPath(_ path: [PrefKeyPath.Component]) -> String {
+  path.isEmpty ? "the root" : "'\(PrefKeyPath(path).description)'"
+}

@@ -1,0 +1,40 @@
+import PrefsModel
+import PrefsText
+
+/// The YAML reader and writer (DESIGN.md sections 3, 4 and 8), over libyaml.
+///
+/// Reading resolves plain scalars with the YAML 1.2 core schema plus ISO 8601
+/// timestamps (or as PyYAML does, with ``ReadOptions/yamlVersion`` `.v1_1`), obeys the
+/// explicit tags of the contract (`!!str !!int !!float !!bool !!null !!timestamp
+/// !!binary !!map !!seq` and `!uid`), follows anchors, aliases and `<<` merge keys
+/// within ``ReadOptions/maxAliasExpansion`` and ``ReadOptions/maxDepth``, and refuses
+/// nulls (unless ``ReadOptions/dropNulls``), duplicate and non-string keys, unknown
+/// tags and more than one document, each with its line and column.
+///
+/// Writing uses block style with a 2-space indent, quotes a string whenever YAML 1.1 or
+/// 1.2 would read it as something else, writes multi-line strings as literal blocks
+/// when they read back exactly, dates as `!!timestamp`, data as `!!binary` and UIDs
+/// as `!uid`.
+public struct YAMLCodec: FormatCodec {
+  /// A YAML codec.
+  public init() {}
+
+  /// Reads one YAML document into a value.
+  public func read(_ data: Data, options: ReadOptions, warnings: Warnings) throws -> PrefValue {
+    try data.withUnsafeBytes { raw in
+      let stream = try YAMLEventStream(raw)
+      var parser = YAMLParser(options: options, warnings: warnings)
+      // Embedded data is a pass over the value read (house rule 7).
+      return try parser.embedded.collapse(try parser.document(from: stream))
+    }
+  }
+
+  /// Writes `value` as one YAML document.
+  public func write(
+    _ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings
+  ) throws {
+    try YAMLParts.write(
+      value, to: writer, sortKeys: options.sortKeys, expandData: options.expandData,
+      directives: options.settingsDirectives)
+  }
+}

@@ -1,0 +1,565 @@
+internal import CYaml
+import PrefsModel
+import PrefsText
+
+/// Builds one ``PrefValue`` from libyaml's events: tags, anchors and aliases, merge
+/// keys, nulls, duplicate keys, and the limits on depth and alias expansion.
+///
+/// Nesting is kept on an explicit stack, so a hostile depth costs an error, never
+/// the call stack.
+struct YAMLParser {
+  package let options: ReadOptions
+  let warnings: Warnings
+
+  init(options: ReadOptions, warnings: Warnings) {
+    self.options = options
+    self.warnings = warnings
+  }
+
+  /// A composed node: a value, or a null (which has no plist form).
+  enum Node {
+    case value(PrefValue)
+    case null
+  }
+
+  private struct Anchored {
+    var node: Node
+    /// How many nodes the anchored node holds, counted against the alias limit.
+    var count: Int
+    /// How many levels of collections it holds (0 for a scalar), counted against the
+    /// depth limit wherever an alias repeats it.
+    var height: Int
+    /// A sequence that lost a null under `--drop-nulls`: merged through an alias
+    /// (`<<: *list`), it would merge less than it says, which both loaders refuse.
+    var droppedNull = false
+  }
+
+  private struct Frame {
+    var isMapping: Bool
+    /// Written in flow style (`[…]`, `{…}`), not block style.
+    var isFlow = false
+    var start: YAMLMark
+    var anchor: String?
+    var count = 1
+    /// Levels of collections in this one, itself included.
+    var height = 1
+    var items: [PrefValue] = []
+    var dict = PrefDictionary()
+    var merges: [PrefDictionary] = []
+    /// Whether a merge key (`<<`) was given: a second one is a duplicate key.
+    var hasMergeKey = false
+    /// A sequence that is the value of a merge key: its items must be mappings.
+    var isMergeSources = false
+    /// A sequence item that was null was dropped (`--drop-nulls`).
+    var droppedNull = false
+    var key: PendingKey? = nil
+    /// Keys whose null value was dropped: a later copy is still a duplicate.
+    var droppedKeys: Set<ScalarKey> = []
+    /// `!json`/`!plist`: the collection stands for the data it encodes to.
+    var embedded: EmbeddedData.Kind? = nil
+
+    /// Whether the next node is the value of a merge key (`<<`).
+    var isMergeValuePending: Bool {
+      if case .merge? = key { return true }
+      return false
+    }
+    /// `!replace` (settings files only): the collection replaces what is there.
+    var replaces = false
+  }
+
+  private enum PendingKey {
+    case key(String, YAMLMark)
+    case merge(YAMLMark)
+  }
+
+  private var anchors: [String: Anchored] = [:]
+  /// The `!json`/`!plist` structures met, left as placeholders for the pass after reading.
+  let embedded = EmbeddedData.Placeholders()
+  /// Anchors of collections still being read: an alias to one would repeat a node
+  /// that is not finished (the old node of that name is already replaced).
+  private var openAnchors: [String: Int] = [:]
+  private var expansion = 0
+  /// Records where each value stands, when a source map is wanted.
+  var map: SourceMapBuilder?
+  /// Byte offsets of libyaml's marks (which count characters), for the map.
+  var offsets = YAMLOffsets(nil)
+  /// Where the last value recorded in the map ends: a block collection ends there.
+  private var lastEnd = 0
+
+  /// Records a scalar or alias event in the map: a key for the entry to come, or a value.
+  private mutating func record(
+    _ event: UnsafePointer<yaml_event_t>, in map: SourceMapBuilder, keyPosition: Bool, node: Node,
+    isMergeKey: Bool, flags: SourceMap.Flags
+  ) {
+    let range = offsets.byteOffset(event.pointee.start_mark)..<offsets.byteOffset(event.pointee.end_mark)
+    lastEnd = range.upperBound
+    if keyPosition {
+      if isMergeKey {
+        map.key("<<", range)
+      } else if case .value(.string(let key)) = node {
+        map.key(key, range)
+      }
+      return
+    }
+    guard case .value = node else {
+      map.discardKey()
+      return
+    }
+    map.scalar(range, flags: flags)
+  }
+
+  // MARK: Documents
+
+  /// Reads exactly one document from the stream; `!json`/`!plist` structures are left
+  /// as placeholders for ``EmbeddedData/Placeholders/collapse(_:)`` (on ``embedded``).
+  mutating func document(from stream: YAMLEventStream) throws -> PrefValue {
+    var event = try stream.next()
+    guard event.pointee.type == YAML_STREAM_START_EVENT else {
+      throw mark(event).error("expected the start of a YAML stream")
+    }
+    event = try stream.next()
+    if event.pointee.type == YAML_STREAM_END_EVENT {
+      throw mark(event).error("empty document: no value to read")
+    }
+    guard event.pointee.type == YAML_DOCUMENT_START_EVENT else {
+      throw mark(event).error("expected a YAML document")
+    }
+    let (root, rootMark) = try node(from: stream)
+    event = try stream.next()
+    guard event.pointee.type == YAML_DOCUMENT_END_EVENT else {
+      throw mark(event).error("expected the end of the document")
+    }
+    event = try stream.next()
+    if event.pointee.type == YAML_DOCUMENT_START_EVENT {
+      throw mark(event).error(
+        "several documents where one is expected",
+        hints: ["split the file, or keep only one '---' document"])
+    }
+    guard case .value(let value) = root else {
+      throw rootMark.error("null has no plist form (the whole document is null)")
+    }
+    return value
+  }
+
+  // MARK: Nodes
+
+  /// Reads one whole node (with everything nested in it) from the stream.
+  private mutating func node(from stream: YAMLEventStream) throws -> (Node, YAMLMark) {
+    var stack: [Frame] = []
+    while true {
+      let event = try stream.next()
+      let at = mark(event)
+      var done: Node
+      var count = 1
+      var height = 0
+      var isMergeKey = false
+      switch event.pointee.type {
+      case YAML_SCALAR_EVENT:
+        // Index, not `stack.last`: that would copy the whole frame for every scalar.
+        let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
+        (done, isMergeKey) = try scalar(event, at: at, keyPosition: keyPosition)
+        if let anchor = event.pointee.data.scalar.anchor {
+          anchors[string(anchor)] = Anchored(node: done, count: 1, height: 0)
+        }
+        if let map {
+          let s = event.pointee.data.scalar
+          var flags: SourceMap.Flags = s.anchor == nil ? [] : .anchored
+          if s.tag != nil { flags.insert(.tagged) }
+          record(event, in: map, keyPosition: keyPosition, node: done, isMergeKey: isMergeKey, flags: flags)
+        }
+
+      case YAML_ALIAS_EVENT:
+        let name = string(event.pointee.data.alias.anchor)
+        guard let anchored = anchors[name] else {
+          if openAnchors[name, default: 0] > 0 {
+            throw at.error("alias *\(name) inside the node that anchor &\(name) is defining (a recursive alias)")
+          }
+          throw at.error("unknown alias *\(name)")
+        }
+        expansion = expansion.addingSaturating(anchored.count)
+        guard expansion <= options.maxAliasExpansion else {
+          throw at.error(
+            "aliases expand to more than \(options.maxAliasExpansion) nodes; refusing (an alias bomb?)"
+          )
+        }
+        // An alias repeats its whole node here: its levels nest below the open ones,
+        // except a merged (`<<`) mapping's own level, whose entries join the open one.
+        let merging = !stack.isEmpty && stack[stack.count - 1].isMergeValuePending
+        if merging, anchored.droppedNull {
+          throw at.error("a merge key (<<) takes a mapping or a sequence of mappings, not null (through *\(name))")
+        }
+        guard stack.count + anchored.height - (merging ? 1 : 0) <= options.maxDepth else {
+          throw at.error(
+            "nesting deeper than \(options.maxDepth) levels (alias *\(name) holds \(anchored.height) levels)")
+        }
+        done = anchored.node
+        count = anchored.count
+        height = anchored.height
+        if let map {
+          let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
+          record(event, in: map, keyPosition: keyPosition, node: done, isMergeKey: false, flags: .alias)
+        }
+
+      case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+        let isMapping = event.pointee.type == YAML_MAPPING_START_EVENT
+        if !stack.isEmpty, stack[stack.count - 1].isMapping, stack[stack.count - 1].key == nil {
+          throw at.error(
+            "complex mapping key (a \(isMapping ? "mapping" : "sequence")): keys must be strings")
+        }
+        guard stack.count < options.maxDepth else {
+          throw at.error("nesting deeper than \(options.maxDepth) levels")
+        }
+        let tag =
+          isMapping ? event.pointee.data.mapping_start.tag : event.pointee.data.sequence_start.tag
+        let anchor =
+          isMapping
+          ? event.pointee.data.mapping_start.anchor : event.pointee.data.sequence_start.anchor
+        let tagText = tag.map(string)
+        let replaces = options.settingsDirectives && tagText == "!replace"
+        if options.settingsDirectives, tagText == "!delete" {
+          throw at.error("!delete takes no value: write 'key: !delete'")
+        }
+        let embedded = try replaces ? nil : tagText.flatMap { try checkCollectionTag($0, isMapping: isMapping, at: at) }
+        let isFlow =
+          isMapping
+          ? event.pointee.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+          : event.pointee.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+        let isMergeSources = !isMapping && !stack.isEmpty && stack[stack.count - 1].isMergeValuePending
+        stack.append(
+          Frame(
+            isMapping: isMapping, isFlow: isFlow, start: at, anchor: anchor.map(string), isMergeSources: isMergeSources,
+            embedded: embedded, replaces: replaces))
+        if let name = stack[stack.count - 1].anchor {
+          // An alias inside this node must not reach the node the name stood for before.
+          anchors[name] = nil
+          openAnchors[name, default: 0] += 1
+        }
+        if let map {
+          // (A `!json`/`!plist` collection is closed as one opaque value.)
+          map.open(start: offsets.byteOffset(event.pointee.start_mark), flags: anchor == nil ? [] : .anchored)
+        }
+        continue
+
+      case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+        let frame = stack.removeLast()
+        count = frame.count
+        height = frame.height
+        if frame.isMapping {
+          done = .value(.dictionary(frame.merges.isEmpty ? frame.dict : merged(frame)))
+        } else {
+          done = .value(.array(frame.items))
+        }
+        if let kind = frame.embedded, case .value(let value) = done {
+          let start = frame.start
+          done = .value(
+            embedded.placeholder(for: value, kind: kind) {
+              start.error("\(kind.yamlTag) value cannot be encoded: \($0)")
+            })
+        }
+        if frame.replaces, case .value(let value) = done {
+          done = .value(SettingsDirective.marker(.replace(value), position: frame.start.position))
+        }
+        if let anchor = frame.anchor {
+          anchors[anchor] = Anchored(node: done, count: count, height: height, droppedNull: frame.droppedNull)
+          openAnchors[anchor, default: 1] -= 1
+        }
+        if let map {
+          // A flow collection ends at its bracket; a block one at its last value
+          // (libyaml's end mark lies past the comments and blank lines after it).
+          if frame.isFlow { lastEnd = offsets.byteOffset(event.pointee.end_mark) }
+          let node = frame.embedded != nil ? map.closeOpaque(end: lastEnd) : map.close(end: lastEnd)
+          if !frame.merges.isEmpty { map.mark(node, .merges) }
+        }
+        if stack.isEmpty { return (done, frame.start) }
+
+      default:
+        throw at.error("unexpected YAML event")
+      }
+      if stack.isEmpty { return (done, at) }
+      try add(done, count: count, height: height, isMergeKey: isMergeKey, at: at, to: &stack[stack.count - 1])
+    }
+  }
+
+  /// Adds a finished node to the collection being built.
+  private func add(
+    _ node: Node, count: Int, height: Int, isMergeKey: Bool, at: YAMLMark, to frame: inout Frame
+  ) throws {
+    frame.count = frame.count.addingSaturating(count)
+    // A merged (`<<`) mapping's entries join this one instead of nesting in it, so
+    // it adds its own height, not one more (for a sequence of mappings, one level
+    // more than it keeps: a bound that errs on the safe side).
+    frame.height = max(frame.height, frame.isMergeValuePending ? height : height + 1)
+    guard frame.isMapping else {
+      switch node {
+      case .value(let value): frame.items.append(value)
+      case .null:
+        // Both named loaders refuse a null among merged mappings; dropping it would merge nothing.
+        if frame.isMergeSources {
+          throw at.error("a merge key (<<) takes a mapping or a sequence of mappings, not null")
+        }
+        try dropNull(at: at, what: "a sequence item")
+        frame.droppedNull = true
+      }
+      return
+    }
+    guard let pending = frame.key else {
+      // A key.
+      if isMergeKey {
+        // `<<` twice: the second would silently lose to the first.
+        guard !frame.hasMergeKey else { throw at.error(DuplicateKeys.message("<<")) }
+        frame.hasMergeKey = true
+        frame.key = .merge(at)
+        return
+      }
+      guard case .value(let keyValue) = node else {
+        throw at.error("a null mapping key has no plist form: keys must be strings")
+      }
+      guard case .string(let key) = keyValue else {
+        switch keyValue {
+        case .array, .dictionary:
+          throw at.error("complex mapping key (a \(keyValue.kind.rawValue)): keys must be strings")
+        default:
+          throw at.error(
+            "mapping key is \(keyValue.kind.rawValue), not a string: keys must be strings",
+            hints: ["quote the key"])
+        }
+      }
+      if options.settingsDirectives, SettingsDirective.isReserved(key) {
+        throw at.error(SettingsDirective.reservedKeyError())
+      }
+      // Duplicates of kept keys show when the value is added; dropped ones here.
+      if !frame.droppedKeys.isEmpty, frame.droppedKeys.contains(ScalarKey(key)) {
+        throw at.error(DuplicateKeys.message(key))
+      }
+      frame.key = .key(key, at)
+      return
+    }
+    frame.key = nil
+    switch pending {
+    case .merge(let keyMark):
+      frame.merges.append(contentsOf: try mergeSources(node, at: at, keyMark: keyMark))
+    case .key(let key, let keyMark):
+      switch node {
+      case .value(let value):
+        try DuplicateKeys(options, warnings: warnings).insert(
+          key, value, into: &frame.dict, position: { keyMark.position }, refusal: { keyMark.error($0) })
+      case .null:
+        if frame.dict.contains(key), !options.allowDuplicateKeys {
+          throw keyMark.error(DuplicateKeys.message(key))
+        }
+        try dropNull(at: at, what: "the value of '\(key)'", keyMark: keyMark)
+        frame.droppedKeys.insert(ScalarKey(key))
+      }
+    }
+  }
+
+  /// A null is an error, or (with `dropNulls`) dropped with a warning.
+  private func dropNull(at: YAMLMark, what: String, keyMark: YAMLMark? = nil) throws {
+    guard options.dropNulls else {
+      throw at.error(
+        "null has no plist form (\(what))", hints: ["use --drop-nulls to leave nulls out"])
+    }
+    warnings.add("dropped null (\(what))", position: (keyMark ?? at).position)
+  }
+
+  /// The mappings a `<<` value merges in, in order: one mapping or a sequence of them.
+  private func mergeSources(_ node: Node, at: YAMLMark, keyMark: YAMLMark) throws
+    -> [PrefDictionary]
+  {
+    switch node {
+    case .value(.dictionary(let d)): return [d]
+    case .value(.array(let items)):
+      return try items.map { item in
+        guard case .dictionary(let d) = item else {
+          throw at.error(
+            "a merge key (<<) takes a mapping or a sequence of mappings, not a \(item.kind.rawValue)"
+          )
+        }
+        return d
+      }
+    case .value(let other):
+      throw at.error(
+        "a merge key (<<) takes a mapping or a sequence of mappings, not a \(other.kind.rawValue)")
+    case .null:
+      throw keyMark.error("a merge key (<<) takes a mapping or a sequence of mappings, not null")
+    }
+  }
+
+  /// The mapping with its merged keys: merged keys first (earlier sources win), then
+  /// the explicit keys, which win over merged ones (as PyYAML orders them).
+  private func merged(_ frame: Frame) -> PrefDictionary {
+    var result = PrefDictionary()
+    for source in frame.merges {
+      for (key, value) in source where !frame.droppedKeys.contains(ScalarKey(key)) {
+        result.insertNew(key, value)
+      }
+    }
+    for (key, value) in frame.dict { result[key] = value }
+    return result
+  }
+
+  // MARK: Scalars
+
+  private static let yamlTagPrefix = "tag:yaml.org,2002:"
+
+  /// The tags of the contract, matched on libyaml's C string without making a String.
+  private enum Tag {
+    case nonSpecific, str, int, float, bool, null, timestamp, binary, uid, map, seq
+
+    static let table: [(StaticString, Tag)] = [
+      ("tag:yaml.org,2002:str", .str), ("tag:yaml.org,2002:int", .int), ("tag:yaml.org,2002:float", .float),
+      ("tag:yaml.org,2002:bool", .bool), ("tag:yaml.org,2002:null", .null),
+      ("tag:yaml.org,2002:timestamp", .timestamp), ("tag:yaml.org,2002:binary", .binary), ("!uid", .uid),
+      ("tag:yaml.org,2002:map", .map), ("tag:yaml.org,2002:seq", .seq), ("!", .nonSpecific),
+    ]
+
+    init?(_ tag: UnsafePointer<yaml_char_t>) {
+      for (name, kind) in Self.table
+      where strcmp(
+        UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self),
+        UnsafeRawPointer(tag).assumingMemoryBound(to: CChar.self)) == 0
+      {
+        self = kind
+        return
+      }
+      return nil
+    }
+  }
+
+  /// The node a scalar event stands for; `true` with it for a plain `<<` key.
+  private func scalar(_ event: UnsafePointer<yaml_event_t>, at: YAMLMark, keyPosition: Bool) throws -> (Node, Bool) {
+    let s = event.pointee.data.scalar
+    let bytes = UnsafeBufferPointer(start: s.value, count: s.length)
+    if let tag = s.tag {
+      return (try tagged(tag, bytes, at: at), false)
+    }
+    guard s.style == YAML_PLAIN_SCALAR_STYLE else {
+      return (.value(.string(String(decoding: bytes, as: UTF8.self))), false)
+    }
+    if options.warnsOfYAMLAmbiguities, let ambiguity = YAMLAmbiguity(plain: bytes, at: at.position) {
+      warnings.add(ambiguity.message, position: ambiguity.position)
+    }
+    switch YAMLResolver.resolve(bytes, version: options.yamlVersion) {
+    case .string: return (.value(.string(String(decoding: bytes, as: UTF8.self))), false)
+    case .null: return (.null, false)
+    case .scalar(let value): return (.value(value), false)
+    case .merge: return (.value(.string("<<")), keyPosition)
+    case .invalid(let problem):
+      // Quote at most 40 bytes of the scalar: the error stays one short line.
+      let shown = String(decoding: bytes.prefix(40), as: UTF8.self) + (bytes.count > 40 ? "…" : "")
+      throw at.error("\(problem): \(shown)", hints: ["quote it to keep it as a string"])
+    }
+  }
+
+  /// A scalar with an explicit tag: only the tags of the contract, and content that fits.
+  private func tagged(
+    _ tagPointer: UnsafeMutablePointer<yaml_char_t>, _ bytes: UnsafeBufferPointer<UInt8>, at: YAMLMark
+  )
+    throws -> Node
+  {
+    if options.settingsDirectives {
+      switch string(tagPointer) {
+      case "!delete":
+        guard bytes.isEmpty else { throw at.error("!delete takes no value: write 'key: !delete'") }
+        return .value(SettingsDirective.marker(.delete, position: at.position))
+      case "!replace":
+        throw at.error("!replace is for a mapping or a sequence; a scalar setting always replaces")
+      default: break
+      }
+    }
+    guard let tag = Tag(tagPointer) else {
+      throw at.error(
+        "unknown tag \(Self.shortTag(string(tagPointer)))",
+        hints: [
+          "known tags: !!str !!int !!float !!bool !!null !!timestamp !!binary !!map !!seq !uid"
+            + (options.settingsDirectives ? " !replace !delete" : "")
+        ])
+    }
+    func text() -> String { String(decoding: bytes, as: UTF8.self) }
+    func unfit(_ what: String) -> PrefsError {
+      at.error("\(Self.shortTag(string(tagPointer))) value '\(text())' is not \(what)")
+    }
+    func reading() -> YAMLPlainReading { YAMLResolver.resolve(bytes, version: options.yamlVersion) }
+    switch tag {
+    case .nonSpecific, .str:
+      return .value(.string(text()))
+    case .int:
+      guard case .scalar(let v) = reading(), v.kind == .integer else { throw unfit("an integer") }
+      return .value(v)
+    case .float:
+      let reading = reading()
+      if case .scalar(.real(let r)) = reading { return .value(.real(r)) }
+      // Decimal integer text of any length is a real's text too (`!!float
+      // 18446744073709551616`); `0x10` and `0o17` are not (YAML 1.1 drops `_`).
+      var decimal = text()
+      if options.yamlVersion == .v1_1 { decimal.removeAll { $0 == "_" } }
+      if let real = TextForms.parseReal(Substring(decimal)) { return .value(.real(real)) }
+      if TextForms.isDecimalReal(Substring(decimal)), case .invalid(let problem) = reading {
+        throw at.error("\(problem): \(text())")
+      }
+      throw unfit("a real")
+    case .bool:
+      guard case .scalar(.bool(let b)) = reading() else { throw unfit("a bool") }
+      return .value(.bool(b))
+    case .null:
+      guard reading() == .null else { throw unfit("null") }
+      return .null
+    case .timestamp:
+      // Only the timestamp pattern: `…T21:59` or a lower-case `z` are no timestamps.
+      switch YAMLResolver.timestamp(bytes) {
+      case .scalar(.date(let d))?: return .value(.date(d))
+      case .invalid(let problem)?: throw at.error("\(problem): \(text())")
+      default: throw unfit("a timestamp")
+      }
+    case .binary:
+      do {
+        return .value(.data(try Base64.decode(bytes)))
+      } catch {
+        throw unfit("base64 (\(error.message))")
+      }
+    case .uid:
+      switch reading() {
+      case .scalar(.integer(let n)) where n >= 0: return .value(.uid(UInt64(n)))
+      case .scalar(.unsignedInteger(let n)): return .value(.uid(n))
+      default: throw unfit("a non-negative integer")
+      }
+    case .map, .seq:
+      throw at.error("\(Self.shortTag(string(tagPointer))) tag on a scalar")
+    }
+  }
+
+  /// Checks a collection's tag; `!json` and `!plist` give the kind of data it stands for.
+  private func checkCollectionTag(_ tag: String, isMapping: Bool, at: YAMLMark) throws -> EmbeddedData.Kind? {
+    if let kind = EmbeddedData.Kind(yamlTag: tag) { return kind }
+    switch tag {
+    case "!": return nil
+    case Self.yamlTagPrefix + "map" where isMapping, Self.yamlTagPrefix + "seq" where !isMapping:
+      return nil
+    case Self.yamlTagPrefix + "map", Self.yamlTagPrefix + "seq":
+      throw at.error("\(Self.shortTag(tag)) tag on a \(isMapping ? "mapping" : "sequence")")
+    default:
+      throw at.error("unknown tag \(Self.shortTag(tag))")
+    }
+  }
+
+  /// `tag:yaml.org,2002:str` as `!!str`; other tags as they are.
+  static func shortTag(_ tag: String) -> String {
+    tag.hasPrefix(yamlTagPrefix) ? "!!" + tag.dropFirst(yamlTagPrefix.count) : tag
+  }
+
+  private func mark(_ event: UnsafePointer<yaml_event_t>) -> YAMLMark {
+    YAMLMark(event.pointee.start_mark)
+  }
+
+  private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>) -> String {
+    String(cString: UnsafePointer(pointer))
+  }
+}
+
+extension Int {
+  /// Adds without overflowing (the alias counter only needs to know it is large).
+  fileprivate func addingSaturating(_ other: Int) -> Int {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? .max : sum
+  }
+}

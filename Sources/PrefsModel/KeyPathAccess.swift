@@ -1,0 +1,196 @@
+/// Reading and changing values deep inside a ``PrefValue`` by key path, as
+/// `prefs get`, `set` and `remove` do (`plutil`'s `-extract`, `-replace`, `-remove`).
+///
+/// Keys may hold dots (macOS keys are full of them: `com.apple.swipescrolldirection`).
+/// At each dictionary, the parts of the path name the longest existing key they
+/// spell when joined by dots, else the first part alone; `\.` always keeps a dot
+/// inside one key. An array index may be negative, counting from the end (`-1`).
+extension PrefValue {
+  /// The value at `path` (text components, as ``PrefKeyPath/parse(_:)`` gives them).
+  public func value(at path: [String]) throws -> PrefValue {
+    var current = self
+    var rest = path[...]
+    var walked = PrefKeyPath()
+    while !rest.isEmpty {
+      let (next, step, used) = try current.child(rest, at: walked)
+      current = next
+      walked = walked.appending(step)
+      rest = rest.dropFirst(used)
+    }
+    return current
+  }
+
+  /// A copy with `newValue` at `path`. Missing dictionaries on the way are created
+  /// when `createMissing` (never beside a key with dots that the path would have
+  /// named, such as `com.apple.x` for `com.apple.y`); an array index equal to the
+  /// count appends.
+  public func setting(_ newValue: PrefValue, at path: [String], createMissing: Bool = false) throws -> PrefValue {
+    try setting(newValue, at: path[...], walked: PrefKeyPath(), createMissing: createMissing)
+  }
+
+  /// A copy without the value at `path`.
+  public func removing(at path: [String]) throws -> PrefValue {
+    try removing(at: path[...], walked: PrefKeyPath())
+  }
+
+  // MARK: Steps
+
+  /// The existing child the first parts of `path` name, its step, and how many parts it took.
+  private func child(_ path: ArraySlice<String>, at walked: PrefKeyPath) throws -> (
+    PrefValue, PrefKeyPath.Component, Int
+  ) {
+    switch self {
+    case .dictionary(let dict):
+      guard let (key, used) = Self.existingKey(in: dict, for: path) else {
+        throw Self.missing(path, at: walked, in: dict)
+      }
+      return (dict[key]!, .key(key), used)
+    case .array(let items):
+      let index = try Self.index(path.first!, in: items, at: walked, allowingEnd: false)
+      return (items[index], .index(index), 1)
+    default:
+      throw PrefsError(
+        .noInput, "\(Self.name(walked)) is \(kind.article) \(kind.rawValue), which has no '\(path.first!)'")
+    }
+  }
+
+  private func setting(
+    _ newValue: PrefValue, at path: ArraySlice<String>, walked: PrefKeyPath, createMissing: Bool
+  ) throws -> PrefValue {
+    guard let part = path.first else { return newValue }
+    switch self {
+    case .dictionary(var dict):
+      if let (key, used) = Self.existingKey(in: dict, for: path) {
+        let rest = path.dropFirst(used)
+        dict[key] = try dict[key]!.setting(
+          newValue, at: rest, walked: walked.appending(key: key), createMissing: createMissing)
+        return .dictionary(dict)
+      }
+      let rest = path.dropFirst()
+      if !rest.isEmpty {
+        // A missing dictionary on the way: created only with -p, and never where
+        // the path most likely names a key with dots that does not exist yet.
+        guard createMissing, Self.dottedKeys(in: dict, startingWith: part).isEmpty else {
+          throw Self.missing(path, at: walked, in: dict, creating: true)
+        }
+      }
+      dict[part] = try PrefValue.dictionary(PrefDictionary()).setting(
+        newValue, at: rest, walked: walked.appending(key: part), createMissing: createMissing)
+      return .dictionary(dict)
+    case .array(var items):
+      let index = try Self.index(part, in: items, at: walked, allowingEnd: true)
+      let step = walked.appending(index: index)
+      let rest = path.dropFirst()
+      if index == items.count {
+        guard rest.isEmpty || createMissing else {
+          // Only a new last item can be appended: the end is no item to go into.
+          _ = try Self.index(part, in: items, at: walked, allowingEnd: false)
+          return self
+        }
+        items.append(
+          try PrefValue.dictionary(PrefDictionary()).setting(
+            newValue, at: rest, walked: step, createMissing: createMissing))
+      } else {
+        items[index] = try items[index].setting(newValue, at: rest, walked: step, createMissing: createMissing)
+      }
+      return .array(items)
+    default:
+      throw PrefsError(
+        .noInput, "\(Self.name(walked)) is \(kind.article) \(kind.rawValue), which has no '\(part)'")
+    }
+  }
+
+  private func removing(at path: ArraySlice<String>, walked: PrefKeyPath) throws -> PrefValue {
+    guard !path.isEmpty else { return self }
+    let (found, step, used) = try child(path, at: walked)
+    let rest = path.dropFirst(used)
+    switch (self, step) {
+    case (.dictionary(var dict), .key(let key)):
+      dict[key] = rest.isEmpty ? nil : try found.removing(at: rest, walked: walked.appending(step))
+      return .dictionary(dict)
+    case (.array(var items), .index(let index)):
+      if rest.isEmpty {
+        items.remove(at: index)
+      } else {
+        items[index] = try found.removing(at: rest, walked: walked.appending(step))
+      }
+      return .array(items)
+    default:
+      return self
+    }
+  }
+
+  // MARK: Keys with dots, indexes, messages
+
+  /// The longest run of `path`'s first parts that, joined by dots, is a key of
+  /// `dict`, and how many parts it takes; nil when not even the first part is one.
+  static func existingKey(in dict: PrefDictionary, for path: ArraySlice<String>) -> (String, Int)? {
+    var joined = ""
+    var found: (String, Int)?
+    for (count, part) in path.enumerated() {
+      joined = count == 0 ? part : joined + "." + part
+      if dict[joined] != nil { found = (joined, count + 1) }
+    }
+    return found
+  }
+
+  /// The keys of `dict` that begin with `part` and a dot (`com.apple.x` for `com`).
+  static func dottedKeys(in dict: PrefDictionary, startingWith part: String) -> [String] {
+    dict.map(\.key).filter { $0.hasPrefix(part + ".") }
+  }
+
+  /// The array index `part` names in `items` (negative counts from the end), or the
+  /// one error every command gives for a bad index. `allowingEnd`: the count itself
+  /// (appending) is valid.
+  static func index(_ part: String, in items: [PrefValue], at walked: PrefKeyPath, allowingEnd: Bool) throws -> Int {
+    let count = items.count
+    let range =
+      count == 0 ? "it is empty" : "it has \(count) item\(count == 1 ? "" : "s"): 0 to \(count - 1), or -\(count) to -1"
+    guard let number = Int(part) else {
+      throw PrefsError(.noInput, "'\(part)' is not an index of \(name(walked)), an array (\(range))")
+    }
+    let index = number < 0 ? count + number : number
+    guard index >= 0, index < count || (allowingEnd && index == count) else {
+      throw PrefsError(.noInput, "no index \(part) in \(name(walked)) (\(range))")
+    }
+    return index
+  }
+
+  /// A missing key: names the first part, suggests a near key and, where the parts
+  /// could be one key with dots, how to write it.
+  static func missing(
+    _ path: ArraySlice<String>, at walked: PrefKeyPath, in dict: PrefDictionary, creating: Bool = false
+  ) -> PrefsError {
+    let part = path.first!
+    let whole = path.joined(separator: ".")
+    let keys = dict.map(\.key)
+    var hints: [String] = []
+    if let guess = Suggestions.closest(to: whole, among: keys) ?? Suggestions.closest(to: part, among: keys) {
+      hints.append("did you mean '\(walked.appending(key: guess))'?")
+    }
+    if path.count > 1 {
+      let dotted = dottedKeys(in: dict, startingWith: part)
+      let asOneKey = walked.appending(key: whole).description
+      if creating, !dotted.isEmpty {
+        hints.append(
+          "'\(part)' is not a dictionary here, but keys such as '\(dotted[0])' are: "
+            + "write '\(asOneKey)' to set the key '\(whole)'")
+      } else {
+        hints.append("a key with dots in its name is written with \\. ('\(asOneKey)')")
+        if creating { hints.append("-p creates missing dictionaries on the way") }
+      }
+    }
+    let named = path.count > 1 ? "'\(part)' or '\(whole)'" : "'\(part)'"
+    return PrefsError(.noInput, "no key \(named) in \(name(walked))", hints: hints)
+  }
+
+  /// How messages name a path: `the top level` for the root.
+  package static func name(_ path: PrefKeyPath) -> String {
+    path.components.isEmpty ? "the top level" : path.description
+  }
+}
+
+extension PrefValue.Kind {
+  /// `a` or `an`, for messages.
+  public var article: String { self == .integer || self == .array ? "an" : "a" }
+}

@@ -1,0 +1,134 @@
+/// Where in an input a problem was found.
+public enum SourcePosition: Sendable, Equatable {
+  /// 1-based line and column (text formats).
+  case lineColumn(line: Int, column: Int)
+  /// 0-based byte offset (binary plists).
+  case byteOffset(Int)
+
+}
+
+/// Every error `PrefsKit` throws: a category (which maps to an exit status), a
+/// one-line message, and where known the file and position it concerns.
+public struct PrefsError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What went wrong, broadly; the command maps each to a `sysexits` status.
+  public enum Category: Sendable, Equatable {
+    /// The command was called wrongly.
+    case usage
+    /// The input is malformed, or holds a value outside the model or the target format.
+    case badInput
+    /// A file, domain or key that must exist does not.
+    case noInput
+    /// An output file could not be created.
+    case cannotCreate
+    /// Reading or writing failed.
+    case io
+    /// A temporary condition, such as a lock held too long by another process.
+    case temporary
+  }
+
+  public var category: Category
+  public var message: String
+  /// The file (or domain, or `-`) the error is about, when known.
+  public var file: String?
+  public var position: SourcePosition?
+  /// Extra lines that help fix the problem.
+  public var hints: [String]
+
+  public init(
+    _ category: Category, _ message: String, file: String? = nil, position: SourcePosition? = nil,
+    hints: [String] = []
+  ) {
+    self.category = category
+    self.message = message
+    self.file = file
+    self.position = position
+    self.hints = hints
+  }
+
+  /// A bad-input error at a line and column.
+  public static func badInput(_ message: String, line: Int, column: Int) -> PrefsError {
+    PrefsError(.badInput, message, position: .lineColumn(line: line, column: column))
+  }
+
+  /// A bad-input error at a byte offset.
+  public static func badInput(_ message: String, offset: Int) -> PrefsError {
+    PrefsError(.badInput, message, position: .byteOffset(offset))
+  }
+
+  /// This error attributed to `file`, unless it already names one.
+  public func inFile(_ file: String) -> PrefsError {
+    var copy = self
+    if copy.file == nil { copy.file = file }
+    return copy
+  }
+
+  /// The error in the one grammar: `FILE:LINE:COL: message`, `FILE: at byte N: message`
+  /// or `FILE: message`.
+  public var description: String {
+    var prefix = ""
+    switch (file, position) {
+    case (let file?, .lineColumn(let line, let column)?): prefix = "\(file):\(line):\(column): "
+    case (let file?, .byteOffset(let offset)?): prefix = "\(file): at byte \(offset): "
+    case (let file?, nil): prefix = "\(file): "
+    case (nil, .lineColumn(let line, let column)?): prefix = "\(line):\(column): "
+    case (nil, .byteOffset(let offset)?): prefix = "at byte \(offset): "
+    case (nil, nil): prefix = ""
+    }
+    return prefix + message
+  }
+}
+
+/// A warning: something was changed or left out on purpose and the user should know
+/// (a date fraction XML cannot hold, a null dropped under `--drop-nulls`).
+public struct PrefsWarning: Sendable, Equatable, CustomStringConvertible {
+  public var message: String
+  public var file: String?
+  public var position: SourcePosition?
+
+  public init(_ message: String, file: String? = nil, position: SourcePosition? = nil) {
+    self.message = message
+    self.file = file
+    self.position = position
+  }
+
+  public var description: String {
+    PrefsError(.badInput, message, file: file, position: position).description
+  }
+}
+
+extension PrefsError {
+  /// What went wrong, in words, for an error of any kind: a system error as the C
+  /// library words it (`No such file or directory`), with its file when it has one.
+  /// (`localizedDescription` would link all of Foundation into the binary.)
+  public static func text(of error: any Error) -> String {
+    switch error {
+    case let error as PrefsError: return error.description
+    case let error as POSIXError: return String(cString: strerror(error.code.rawValue))
+    case let error as CocoaError:
+      let reason = (error.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+      return [error.filePath, reason ?? "error \(error.code.rawValue)"].compactMap { $0 }.joined(separator: ": ")
+    default: return String(describing: error)
+    }
+  }
+}
+
+/// Collects the warnings of one read or write; the library never prints them itself.
+public final class Warnings: @unchecked Sendable {
+  private let lock = Lock()
+  private var items: [PrefsWarning] = []
+
+  public init() {}
+
+  /// Records a warning.
+  public func add(_ warning: PrefsWarning) {
+    lock.withLock { items.append(warning) }
+  }
+
+  /// Records a warning from its parts.
+  public func add(_ message: String, position: SourcePosition? = nil) {
+    add(PrefsWarning(message, position: position))
+  }
+
+  /// The warnings so far, in order.
+  public var all: [PrefsWarning] { lock.withLock { items } }
+}

@@ -1,0 +1,84 @@
+import PrefsDocument
+import PrefsFormats
+import PrefsModel
+import PrefsStore
+import PrefsText
+
+/// One difference between two values, at a key path.
+public struct PrefChange: Sendable, Equatable {
+  public enum Kind: Sendable, Equatable {
+    case added, removed, changed
+  }
+
+  public let kind: Kind
+  public let path: PrefKeyPath
+  /// The value in the first input (nil when added).
+  public let old: PrefValue?
+  /// The value in the second input (nil when removed).
+  public let new: PrefValue?
+
+  /// Whether the value changed kind (`"false"` to `false`), not just value.
+  public var changesType: Bool {
+    guard let old, let new else { return false }
+    return old.kind != new.kind
+  }
+}
+
+/// Structural comparison of two values, type-strict, regardless of the formats
+/// they came from or their key order.
+public enum StructuralDiff {
+  /// The changes that turn `old` into `new`, in canonical key order; key paths
+  /// matching `excluding` are not compared.
+  public static func changes(from old: PrefValue, to new: PrefValue, excluding: [KeyGlob] = []) -> [PrefChange] {
+    var result: [PrefChange] = []
+    compare(old, new, at: PrefKeyPath(), excluding: excluding, into: &result)
+    return result
+  }
+
+  private static func compare(
+    _ old: PrefValue, _ new: PrefValue, at path: PrefKeyPath, excluding: [KeyGlob], into result: inout [PrefChange]
+  ) {
+    switch (old, new) {
+    case (.dictionary(let a), .dictionary(let b)):
+      // Keys by their scalars: a `Set<String>` would merge canonically equal keys.
+      let keys = Set(a.keys.map(ScalarKey.init)).union(b.keys.map(ScalarKey.init)).map(\.text)
+        .sorted(by: PrefDictionary.codePointOrder)
+      for key in keys {
+        let child = path.appending(key: key)
+        if KeyGlob.any(excluding, match: child) { continue }
+        switch (a[key], b[key]) {
+        case (let x?, let y?): compare(x, y, at: child, excluding: excluding, into: &result)
+        case (let x?, nil): result.append(PrefChange(kind: .removed, path: child, old: x, new: nil))
+        case (nil, let y?): result.append(PrefChange(kind: .added, path: child, old: nil, new: y))
+        case (nil, nil): break
+        }
+      }
+    case (.array(let a), .array(let b)):
+      // Lined up as merge and the patcher line them up: removing one item is one change.
+      // Removed items are named by their place in the first input, the others by
+      // their place in the second.
+      for step in ArrayAlignment.align(a, b) {
+        switch step {
+        case .same: break
+        case .changed(let i, let j):
+          let child = path.appending(index: j)
+          if !KeyGlob.any(excluding, match: child) {
+            compare(a[i], b[j], at: child, excluding: excluding, into: &result)
+          }
+        case .removed(let i):
+          let child = path.appending(index: i)
+          if !KeyGlob.any(excluding, match: child) {
+            result.append(PrefChange(kind: .removed, path: child, old: a[i], new: nil))
+          }
+        case .inserted(let j):
+          let child = path.appending(index: j)
+          if !KeyGlob.any(excluding, match: child) {
+            result.append(PrefChange(kind: .added, path: child, old: nil, new: b[j]))
+          }
+        }
+      }
+    default:
+      if old != new { result.append(PrefChange(kind: .changed, path: path, old: old, new: new)) }
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import PrefsDocument
+import PrefsFormats
+import PrefsModel
+import PrefsStore
+import PrefsText
+
+/// A place where both sides of a merge changed the same thing differently: its key
+/// path in the merged value and the three values there. The merged value keeps
+/// CURRENT's value at every conflict.
+public struct MergeConflict: Sendable, Equatable {
+  /// Where the conflict is, in the merged value: the conflicting value itself, or for
+  /// a run of array items (see ``items``) the array that holds them.
+  public let path: PrefKeyPath
+  /// For a conflicting run of array items: their positions in the merged array (the
+  /// run as CURRENT has it; empty when CURRENT removed it). ``base``, ``current`` and
+  /// ``other`` are then arrays of the run's items on each side.
+  public let items: Range<Int>?
+  /// The value in BASE; nil when BASE does not have it.
+  public let base: PrefValue?
+  /// The value in CURRENT, which the merged value keeps; nil when CURRENT removed it.
+  public let current: PrefValue?
+  /// The value in OTHER; nil when OTHER removed it.
+  public let other: PrefValue?
+  /// For a key CURRENT removed: the key before it in OTHER that the merged dictionary
+  /// has, so that OTHER's entry can be shown where it would go.
+  let precedingKey: String?
+
+  init(
+    path: PrefKeyPath, items: Range<Int>? = nil, base: PrefValue?, current: PrefValue?, other: PrefValue?,
+    precedingKey: String? = nil
+  ) {
+    self.path = path
+    self.items = items
+    self.base = base
+    self.current = current
+    self.other = other
+    self.precedingKey = precedingKey
+  }
+
+  /// The key path to show: ``path``, and for a run of items the position of its first
+  /// item (`list.3`), or of its first and last (`list.3-5`).
+  public var location: String {
+    var shown = path
+    if let items {
+      shown = path.appending(index: items.lowerBound)
+      if items.count > 1 { return shown.description + "-\(items.upperBound - 1)" }
+    }
+    return shown.components.isEmpty ? "(top level)" : shown.description
+  }
+
+  /// Which side of a conflict to take.
+  public enum Side: Sendable {
+    /// CURRENT's value, which the merged value holds.
+    case current
+    /// OTHER's value.
+    case other
+  }
+}
+
+extension PrefValue {
+  /// This merged value with each conflict settled for `side`: what choosing that side
+  /// at every conflict gives. `conflicts` are those of the merge that made this value.
+  public func resolving(_ conflicts: [MergeConflict], to side: MergeConflict.Side) -> PrefValue {
+    guard side == .other else { return self }
+    var result = self
+    // The last places first: a run that changes length moves only the items after it.
+    for conflict in conflicts.sorted(by: { MergeConflict.comesAfter($0, $1) }) {
+      result = result.resolved(conflict, at: conflict.path.components[...])
+    }
+    return result
+  }
+
+  private func resolved(_ conflict: MergeConflict, at path: ArraySlice<PrefKeyPath.Component>) -> PrefValue {
+    guard let first = path.first else {
+      if let items = conflict.items, case .array(var list) = self {
+        list.replaceSubrange(items, with: conflict.other?.arrayValue ?? [])
+        return .array(list)
+      }
+      return conflict.other ?? self
+    }
+    let rest = path.dropFirst()
+    switch (self, first) {
+    case (.dictionary(var dict), .key(let key)):
+      if rest.isEmpty, conflict.items == nil {
+        if let other = conflict.other {
+          if dict[key] == nil {
+            dict = dict.inserting(key, other, after: conflict.precedingKey)
+          } else {
+            dict[key] = other
+          }
+        } else {
+          dict[key] = nil
+        }
+      } else if let child = dict[key] {
+        dict[key] = child.resolved(conflict, at: rest)
+      }
+      return .dictionary(dict)
+    case (.array(var list), .index(let index)) where index < list.count || rest.isEmpty:
+      if rest.isEmpty, conflict.items == nil {
+        if let other = conflict.other { list[index] = other } else { list.remove(at: index) }
+      } else {
+        list[index] = list[index].resolved(conflict, at: rest)
+      }
+      return .array(list)
+    default:
+      return self
+    }
+  }
+}
+
+extension MergeConflict {
+  /// Whether `a` lies after `b` in document order, comparing array positions as numbers.
+  static func comesAfter(_ a: MergeConflict, _ b: MergeConflict) -> Bool {
+    let x = a.position
+    let y = b.position
+    for (p, q) in zip(x, y) where p != q {
+      switch (p, q) {
+      case (.index(let i), .index(let j)): return i > j
+      case (.key(let k), .key(let l)): return PrefDictionary.codePointOrder(l, k)
+      case (.index, .key): return true
+      case (.key, .index): return false
+      }
+    }
+    return x.count > y.count
+  }
+
+  /// The path with a run's first position, for ordering.
+  var position: [PrefKeyPath.Component] {
+    items.map { path.components + [.index($0.lowerBound)] } ?? path.components
+  }
+}
+
+extension PrefDictionary {
+  /// A copy with `key` added right after `preceding` (at the start when nil or absent).
+  func inserting(_ key: String, _ value: PrefValue, after preceding: String?) -> PrefDictionary {
+    var pairs: [Element] = []
+    pairs.reserveCapacity(count + 1)
+    if preceding == nil || !contains(preceding!) { pairs.append((key, value)) }
+    for entry in self {
+      pairs.append(entry)
+      if let preceding, entry.key == preceding { pairs.append((key, value)) }
+    }
+    return PrefDictionary(pairs)
+  }
+}

@@ -1,0 +1,100 @@
+import PrefsDocument
+import PrefsFormats
+import PrefsModel
+import PrefsStore
+import PrefsText
+
+/// The rules `import --schema` uses to turn a value of the wrong type into the type
+/// the app reads; nothing else is ever converted.
+public enum CoercionRule: String, Sendable, CaseIterable {
+  /// `"true"`, `"yes"`, `"1"` and `"false"`, `"no"`, `"0"` (any case) to a bool.
+  case boolWord = "boolean word"
+  /// Integer 0 or 1 to a bool (on Linux a stored 1 is not a `Bool`).
+  case boolNumber = "0 or 1"
+  /// An integer or real to its decimal text, for a string key (`42` to `"42"`).
+  case numberToString = "number as text"
+  /// A string holding a decimal integer to that integer (`"42"`).
+  case integerString = "integer text"
+  /// A string holding a decimal number to that real (`"1.5"`, `"42"`).
+  case realString = "number text"
+  /// An integer to the same real, when the real holds it exactly.
+  case integerToReal = "integer as real"
+  /// A real without a fraction to the same integer (`42.0`).
+  case wholeReal = "whole real"
+  /// A string holding an ISO 8601 date to that date (`"2023-11-14T22:13:20Z"`).
+  case isoDate = "ISO 8601 text"
+}
+
+/// One value changed by ``Schema/coerce(_:at:)``.
+public struct Coercion: Sendable, Equatable, CustomStringConvertible {
+  public var path: PrefKeyPath
+  public var from: PrefValue
+  public var to: PrefValue
+  public var rule: CoercionRule
+
+  public init(path: PrefKeyPath, from: PrefValue, to: PrefValue, rule: CoercionRule) {
+    self.path = path
+    self.from = from
+    self.to = to
+    self.rule = rule
+  }
+
+  /// `isAccountPrivate: coerced string "false" to bool false (boolean word)`.
+  public var description: String { "\(path): coerced \(from.summary) to \(to.summary) (\(rule.rawValue))" }
+}
+
+extension Schema {
+  /// The contents with every value the app would discard coerced by the rules of
+  /// ``CoercionRule``; what is left that still does not fit is in `remaining` (the
+  /// findings of ``check(_:at:)`` on the result, unknown keys included).
+  public func coerce(_ contents: PrefDictionary, at path: PrefKeyPath = PrefKeyPath()) -> (
+    result: PrefDictionary, coercions: [Coercion], remaining: [SchemaFinding]
+  ) {
+    var result = contents
+    var coercions: [Coercion] = []
+    coerceInPlace(&result, at: path, into: &coercions)
+    return (result, coercions, check(result, at: path))
+  }
+
+  private func coerceInPlace(_ contents: inout PrefDictionary, at path: PrefKeyPath, into coercions: inout [Coercion]) {
+    for key in keys {
+      guard let stored = contents[key.name] else { continue }
+      let keyPath = path.appending(key: key.name)
+      if stored.kind != key.type.kind, let (value, rule) = Self.coerced(stored, to: key.type) {
+        contents[key.name] = value
+        coercions.append(Coercion(path: keyPath, from: stored, to: value, rule: rule))
+      }
+      if let nested = key.keys, case .dictionary(var inner)? = contents[key.name] {
+        nested.coerceInPlace(&inner, at: keyPath, into: &coercions)
+        contents[key.name] = .dictionary(inner)
+      }
+    }
+  }
+
+  /// `value` as `type` by one of the rules, or nil when no rule applies.
+  public static func coerced(_ value: PrefValue, to type: ValueText.TypeName) -> (PrefValue, CoercionRule)? {
+    switch (type, value) {
+    // Strings are read by the command line's own rules (one table of boolean words).
+    case (.bool, .string(let s)):
+      return (try? ValueText.parse(s, as: .bool)).map { ($0, .boolWord) }
+    case (.bool, .integer(let n)) where n == 0 || n == 1:
+      return (.bool(n == 1), .boolNumber)
+    case (.string, .integer), (.string, .unsignedInteger):
+      return (.string(ValueText.raw(value)!), .numberToString)
+    case (.string, .real(let r)) where r.isFinite:
+      return (.string(TextForms.real(r)!), .numberToString)
+    case (.integer, .string(let s)):
+      return (try? ValueText.parse(s, as: .integer)).map { ($0, .integerString) }
+    case (.integer, .real(let r)):
+      return Int64(exactly: r).map { (.integer($0), .wholeReal) }
+    case (.real, .string(let s)) where s.allSatisfy({ "0123456789+-.eE".contains($0) }):
+      return TextForms.parseReal(Substring(s)).map { (.real($0), .realString) }
+    case (.real, .integer(let n)):
+      return Double(exactly: n).map { (.real($0), .integerToReal) }
+    case (.date, .string(let s)):
+      return (try? ValueText.parse(s, as: .date)).map { ($0, .isoDate) }
+    default:
+      return nil
+    }
+  }
+}

@@ -1,0 +1,223 @@
+import PrefsDocument
+import PrefsFormats
+import PrefsModel
+import PrefsStore
+import PrefsText
+
+/// The keys an app reads from a domain, each with the type it casts to and the
+/// fallback it uses (DESIGN.md section 6).
+///
+/// A schema is a YAML or JSON document (read through the format table):
+///
+/// ```yaml
+/// description: The tutorial's user settings.
+/// keys:
+///   isAccountPrivate:
+///     type: bool            # string integer real bool date data array dict
+///     default: true         # what the app reads when the key is missing or of another type
+///     description: Whether only approved followers see the account.
+///   ringtone:
+///     type: string
+///     default: Chimes
+///     values: [Chimes, Signal, Waves]   # optional: the values allowed
+///   window:
+///     type: dict
+///     keys:                 # optional: the keys of a nested dictionary
+///       width: {type: integer, default: 800}
+/// ```
+public struct Schema: Sendable, Equatable {
+  /// What the schema describes, if it says.
+  public var description: String?
+  /// The keys, in the order the schema lists them.
+  public var keys: [SchemaKey]
+
+  public init(description: String? = nil, keys: [SchemaKey]) {
+    self.description = description
+    self.keys = keys
+  }
+
+  /// The key called `name`, if the schema lists it.
+  public func key(_ name: String) -> SchemaKey? { keys.first { $0.name == name } }
+}
+
+/// One key of a ``Schema``.
+public struct SchemaKey: Sendable, Equatable {
+  public var name: String
+  /// The type the app casts the value to.
+  public var type: ValueText.TypeName
+  /// The fallback: what the app reads when the key is missing or of another type;
+  /// nil when the app has none (it reads nil).
+  public var defaultValue: PrefValue?
+  /// The values allowed, when the schema restricts them.
+  public var values: [PrefValue]?
+  public var description: String?
+  /// The keys of a nested dictionary (`type: dict` only).
+  public var keys: Schema?
+
+  public init(
+    name: String, type: ValueText.TypeName, defaultValue: PrefValue? = nil, values: [PrefValue]? = nil,
+    description: String? = nil, keys: Schema? = nil
+  ) {
+    self.name = name
+    self.type = type
+    self.defaultValue = defaultValue
+    self.values = values
+    self.description = description
+    self.keys = keys
+  }
+}
+
+// MARK: - Reading
+
+extension Schema {
+  /// Reads a schema document (YAML or JSON, or any format of the table).
+  public static func read(_ data: Data, path: String? = nil) throws -> Schema {
+    do {
+      let (value, _) = try Format.read(data, path: path)
+      return try Schema(value)
+    } catch let error as PrefsError {
+      throw path.map { error.inFile($0) } ?? error
+    }
+  }
+
+  /// A schema from its document's value.
+  public init(_ value: PrefValue) throws {
+    try self.init(value, at: PrefKeyPath())
+  }
+
+  private init(_ value: PrefValue, at path: PrefKeyPath) throws {
+    guard case .dictionary(let dict) = value else {
+      throw Self.invalid(path, "a schema is a dictionary with 'keys', not \(value.kind.article) \(value.kind.rawValue)")
+    }
+    try Self.allowOnly(["description", "keys"], in: dict, at: path)
+    description = try Self.string(dict["description"], at: path.appending(key: "description"))
+    let keysPath = path.appending(key: "keys")
+    guard case .dictionary(let entries)? = dict["keys"] else {
+      throw Self.invalid(keysPath, "a schema needs 'keys', a dictionary of the keys the app reads")
+    }
+    keys = try entries.map { name, entry in try SchemaKey(name: name, entry, at: keysPath.appending(key: name)) }
+  }
+
+  static func invalid(_ path: PrefKeyPath, _ message: String, hints: [String] = []) -> PrefsError {
+    PrefsError(.badInput, "schema: \(path.components.isEmpty ? "" : "\(path): ")\(message)", hints: hints)
+  }
+
+  static func allowOnly(_ names: Set<String>, in dict: PrefDictionary, at path: PrefKeyPath) throws {
+    if let unknown = dict.keys.first(where: { !names.contains($0) }) {
+      throw invalid(
+        path.appending(key: unknown), "unknown field", hints: ["fields: \(names.sorted().joined(separator: ", "))"])
+    }
+  }
+
+  static func string(_ value: PrefValue?, at path: PrefKeyPath) throws -> String? {
+    guard let value else { return nil }
+    guard case .string(let s) = value else { throw invalid(path, "must be a string") }
+    return s
+  }
+}
+
+extension SchemaKey {
+  fileprivate init(name: String, _ value: PrefValue, at path: PrefKeyPath) throws {
+    guard case .dictionary(let dict) = value else {
+      throw Schema.invalid(path, "each key needs a dictionary with at least 'type'")
+    }
+    try Schema.allowOnly(["type", "default", "values", "description", "keys"], in: dict, at: path)
+    let typeNames = ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", ")
+    guard case .string(let typeText)? = dict["type"] else {
+      throw Schema.invalid(path, "needs a 'type'", hints: ["types: \(typeNames)"])
+    }
+    guard let type = ValueText.TypeName.named(typeText) else {
+      throw Schema.invalid(path.appending(key: "type"), "unknown type '\(typeText)'", hints: ["types: \(typeNames)"])
+    }
+    self.name = name
+    self.type = type
+    self.description = try Schema.string(dict["description"], at: path.appending(key: "description"))
+    self.defaultValue = try dict["default"].map { try Self.fitting($0, type, at: path.appending(key: "default")) }
+    if let values = dict["values"] {
+      guard case .array(let items) = values, !items.isEmpty else {
+        throw Schema.invalid(path.appending(key: "values"), "must be a list of the values allowed")
+      }
+      self.values = try items.enumerated().map { index, item in
+        try Self.fitting(item, type, at: path.appending(key: "values").appending(index: index))
+      }
+    } else {
+      self.values = nil
+    }
+    if let nested = dict["keys"] {
+      guard type == .dict else { throw Schema.invalid(path.appending(key: "keys"), "only a dict has keys") }
+      self.keys = try Schema(.dictionary(["keys": nested]))
+    } else {
+      self.keys = nil
+    }
+  }
+
+  /// `value` as a value of `type`: its own kind, or an integer given for a real.
+  private static func fitting(_ value: PrefValue, _ type: ValueText.TypeName, at path: PrefKeyPath) throws -> PrefValue
+  {
+    if value.kind == type.kind { return value }
+    if type == .real, case .integer(let n) = value, let real = Double(exactly: n) { return .real(real) }
+    throw Schema.invalid(
+      path, "\(value.kind.article) \(value.kind.rawValue) is not \(type.kind.article) \(type.kind.rawValue)")
+  }
+}
+
+extension ValueText.TypeName {
+  /// The kind of value this type is.
+  public var kind: PrefValue.Kind {
+    switch self {
+    case .string: .string
+    case .integer: .integer
+    case .real: .real
+    case .bool: .bool
+    case .date: .date
+    case .data: .data
+    case .array: .array
+    case .dict: .dictionary
+    }
+  }
+
+  /// The Swift type an app casts to: `Bool`, `[String: Any]`.
+  public var swiftName: String {
+    switch self {
+    case .string: "String"
+    case .integer: "Int"
+    case .real: "Double"
+    case .bool: "Bool"
+    case .date: "Date"
+    case .data: "Data"
+    case .array: "[Any]"
+    case .dict: "[String: Any]"
+    }
+  }
+}
+
+// MARK: - Built in
+
+extension Schema {
+  /// The schemas `--schema NAME` knows without a file, by name.
+  public static let builtInNames = ["user-settings"]
+
+  /// The built-in schema called `name`.
+  public static func builtIn(_ name: String) -> Schema? {
+    switch name {
+    case "user-settings": userSettings
+    default: nil
+    }
+  }
+
+  /// The tutorial's settings: `username` as `String ?? ""`, `isAccountPrivate` as
+  /// `Bool ?? true`, `ringtone` as `String ?? "Chimes"` out of Chimes, Signal, Waves.
+  /// The same as `Samples/UserSettings.schema.yaml`.
+  public static let userSettings = Schema(
+    description: "The tutorial's user settings (username, private account, ringtone).",
+    keys: [
+      SchemaKey(
+        name: "username", type: .string, defaultValue: .string(""), description: "The account name shown in the form."),
+      SchemaKey(
+        name: "isAccountPrivate", type: .bool, defaultValue: .bool(true),
+        description: "Whether only approved followers see the account."),
+      SchemaKey(
+        name: "ringtone", type: .string, defaultValue: .string("Chimes"),
+        values: ["Chimes", "Signal", "Waves"].map(PrefValue.string), description: "The ringtone picked from the list."),
+    ])
+}

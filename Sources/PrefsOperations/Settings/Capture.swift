@@ -1,0 +1,152 @@
+import PrefsDocument
+import PrefsFormats
+import PrefsModel
+import PrefsStore
+import PrefsText
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What `prefs capture` writes: the changes between two versions of a domain as
+/// settings that `prefs apply` takes, so that applying them to the old version gives
+/// the new one exactly.
+public enum SettingsCapture {
+  /// The settings that turn `old` into `new`, or nil when they are the same: changed
+  /// and added keys with their new values (nested dictionaries as nested keys),
+  /// removed keys as `!delete`, arrays that only grew at the end as the items added,
+  /// other array changes as `!replace`. A domain that is gone is `!delete` as a whole.
+  public static func settings(from old: PrefDictionary?, to new: PrefDictionary?) -> PrefValue? {
+    guard let new else { return old == nil ? nil : SettingsDirective.marker(.delete) }
+    guard let old else { return new.isEmpty ? nil : .dictionary(new) }
+    let changes = dictionaryChanges(from: old, to: new)
+    guard !changes.isEmpty else { return nil }
+    // The rules of apply decide; where they would not give `new` exactly (an item
+    // matched by identity where a new one was meant), the whole domain is replaced.
+    if (try? SettingsMerge.apply(.dictionary(changes), to: old)) == new { return .dictionary(changes) }
+    return SettingsDirective.marker(.replace(.dictionary(new)))
+  }
+
+  static func dictionaryChanges(from old: PrefDictionary, to new: PrefDictionary) -> PrefDictionary {
+    var result = PrefDictionary()
+    for (key, value) in new {
+      if let change = change(from: old[key], to: value) { result[key] = change }
+    }
+    for key in old.keys where !new.contains(key) { result[key] = SettingsDirective.marker(.delete) }
+    return result
+  }
+
+  /// The setting that turns `old` into `new`, or nil when they are equal.
+  static func change(from old: PrefValue?, to new: PrefValue) -> PrefValue? {
+    guard let old else { return new }
+    if old == new { return nil }
+    switch (old, new) {
+    case (.dictionary(let a), .dictionary(let b)):
+      return .dictionary(dictionaryChanges(from: a, to: b))
+    case (.array(let a), .array(let b)):
+      // Items added at the end, none equal to an earlier one: listing them is enough.
+      if b.count > a.count, Array(b.prefix(a.count)) == a {
+        let added = Array(b.dropFirst(a.count))
+        if (try? SettingsMerge.ensure(added, in: a, at: PrefKeyPath())) == b { return .array(added) }
+      }
+      return SettingsDirective.marker(.replace(new))
+    default:
+      return new
+    }
+  }
+}
+
+/// Watches the files of some domains for changes: inotify on Linux (on their
+/// folders, as writers replace files by renaming), else polling their size,
+/// modification time and inode.
+public final class DomainWatcher: @unchecked Sendable {
+  private let paths: [String]
+  private var signatures: [String: [Int]] = [:]
+  #if canImport(Glibc)
+    private var descriptor: Int32 = -1
+    private var watches: [Int32: String] = [:]
+  #endif
+
+  /// Whether changes come from inotify rather than polling.
+  public private(set) var usesNotifications = false
+
+  /// Watches the files at `paths` (they need not exist yet). `polling` forces polling.
+  public init(paths: [String], polling: Bool = false) {
+    self.paths = paths
+    for path in paths { signatures[path] = Self.signature(path) }
+    #if canImport(Glibc)
+      guard !polling else { return }
+      let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+      guard fd >= 0 else { return }
+      let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB)
+      for folder in Set(paths.map { AtomicFile.resolvedTarget($0).deletingLastPathComponent }) {
+        let watch = inotify_add_watch(fd, folder.isEmpty ? "." : folder, mask)
+        guard watch >= 0 else {
+          close(fd)
+          watches = [:]
+          return
+        }
+        watches[watch] = folder
+      }
+      descriptor = fd
+      usesNotifications = true
+    #endif
+  }
+
+  deinit {
+    #if canImport(Glibc)
+      if descriptor >= 0 { close(descriptor) }
+    #endif
+  }
+
+  /// Waits up to `timeout` seconds for a change, and returns the paths whose files
+  /// changed since the last call (by content signature, so events for other files in
+  /// the same folder and writes that changed nothing are not reported).
+  public func changes(waitingUpTo timeout: TimeInterval) -> [String] {
+    #if canImport(Glibc)
+      if descriptor >= 0 {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        if poll(&poller, 1, Int32(timeout * 1000)) > 0 {
+          // Drain the events: which file changed is decided by the signatures below.
+          var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+          while read(descriptor, &buffer, buffer.count) > 0 {}
+        }
+        return changedPaths()
+      }
+    #endif
+    let deadline = Date().addingTimeInterval(timeout)
+    repeat {
+      let changed = changedPaths()
+      if !changed.isEmpty { return changed }
+      usleep(UInt32(min(0.1, max(0, deadline.timeIntervalSinceNow)) * 1_000_000))
+    } while Date() < deadline
+    return []
+  }
+
+  private func changedPaths() -> [String] {
+    var changed: [String] = []
+    for path in paths {
+      let now = Self.signature(path)
+      if now != signatures[path] {
+        signatures[path] = now
+        changed.append(path)
+      }
+    }
+    return changed
+  }
+
+  /// Size, modification time (ns), inode and change time of a file; empty when missing.
+  static func signature(_ path: String) -> [Int] {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return [] }
+    #if canImport(Darwin)
+      let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
+    #else
+      let (modified, changed) = (info.st_mtim, info.st_ctim)
+    #endif
+    return [
+      Int(info.st_size), Int(modified.tv_sec), Int(modified.tv_nsec), Int(info.st_ino), Int(changed.tv_sec),
+      Int(changed.tv_nsec),
+    ]
+  }
+}

@@ -1,0 +1,188 @@
+import PrefsDocument
+import PrefsFormats
+import PrefsModel
+import PrefsStore
+import PrefsText
+
+/// Values typed on the command line (`prefs write`, `prefs set`), read by the
+/// rules of DESIGN.md section 7.
+public enum ValueText {
+  /// The kinds a value can be given as, with the names `--type` accepts.
+  public enum TypeName: String, Sendable, CaseIterable {
+    case string, integer, real, bool, date, data, array, dict
+
+    /// `--type` spellings, including the `defaults` words (`int`, `float`, `boolean`).
+    public static func named(_ text: String) -> TypeName? {
+      switch text.lowercased() {
+      case "string", "str": .string
+      case "integer", "int": .integer
+      case "real", "float", "double": .real
+      case "bool", "boolean": .bool
+      case "date": .date
+      case "data": .data
+      case "array": .array
+      case "dict", "dictionary": .dict
+      default: nil
+      }
+    }
+  }
+
+  /// Reads `text` as a value of `type`. Data is base64 unless `hexData` (as
+  /// `defaults -data` takes it), see ``parseData(_:hexData:)``; arrays and dictionaries are JSON or YAML flow text
+  /// (`[1, 2]`, `{a: 1}`).
+  public static func parse(_ text: String, as type: TypeName, hexData: Bool = false) throws -> PrefValue {
+    func refuse(_ expected: String) -> PrefsError {
+      PrefsError(.badInput, "'\(text)' is not \(expected)")
+    }
+    switch type {
+    case .string:
+      return .string(text)
+    case .integer:
+      if let n = Int64(text) { return .integer(n) }
+      if let n = UInt64(text) { return .unsignedInteger(n) }
+      throw refuse("an integer (64 bits)")
+    case .real:
+      switch text.lowercased() {
+      case "inf", "+inf", ".inf", "infinity": return .real(.infinity)
+      case "-inf", "-.inf", "-infinity": return .real(-.infinity)
+      // NaN has no sign worth keeping: `-float -nan` is NaN, as `-float nan` is.
+      case "nan", ".nan", "-nan", "+nan": return .real(.nan)
+      default:
+        guard let real = TextForms.parseReal(Substring(text)) else { throw refuse("a real number") }
+        return .real(real)
+      }
+    case .bool:
+      switch text.lowercased() {
+      case "true", "yes", "1": return .bool(true)
+      case "false", "no", "0": return .bool(false)
+      default: throw refuse("a boolean (true/false, yes/no, 1/0)")
+      }
+    case .date:
+      guard let date = TextForms.parseDate(text) else { throw refuse("an ISO 8601 date (2023-11-14T22:13:20Z)") }
+      return .date(date)
+    case .data:
+      return .data(try parseData(text, hexData: hexData))
+    case .array, .dict:
+      let value: PrefValue
+      do {
+        value = try Format.read(Data(text.utf8)).value
+      } catch let error as PrefsError {
+        throw PrefsError(.badInput, "'\(text)' is not a valid \(type.rawValue): \(error.message)")
+      }
+      guard value.kind == (type == .array ? .array : .dictionary) else {
+        throw refuse(type == .array ? "an array ([a, b])" : "a dictionary ({key: value})")
+      }
+      return value
+    }
+  }
+
+  /// Reads `text` given without a type (no `--type`, no `-int`), for a key that holds
+  /// `existing` (nil: a new key). A value that would change the key's type silently
+  /// (the string `"false"` where an app reads a bool) is never stored:
+  /// - an existing scalar keeps its type when the text reads as that type (`false`
+  ///   for a bool, `3` for a real), and is refused otherwise, naming the type words;
+  /// - an existing array or dictionary is refused: it takes a type;
+  /// - a new key is a string, as `defaults write` stores it, with a warning when the
+  ///   text reads as a bool, number or date, naming the word that stores that.
+  /// Returns the value and that warning.
+  /// `key` names the key in messages.
+  public static func parseUntyped(_ text: String, existing: PrefValue?, key: String) throws -> (
+    PrefValue, warning: String?
+  ) {
+    guard let existing else {
+      for (type, word) in [(TypeName.integer, "-int"), (.real, "-float"), (.bool, "-bool"), (.date, "-date")] {
+        if let value = try? parse(text, as: type) {
+          return (
+            .string(text),
+            "stored '\(text)' at '\(key)' as a string; \(word) \(text) stores \(value.kind.article) \(value.kind.rawValue)"
+          )
+        }
+      }
+      return (.string(text), nil)
+    }
+    let kind = existing.kind
+    let type: TypeName? =
+      switch kind {
+      case .string: .string
+      case .integer: .integer
+      case .real: .real
+      case .bool: .bool
+      case .date: .date
+      default: nil
+      }
+    if let type, let value = try? parse(text, as: type) { return (value, nil) }
+    let word = type.map { "-\($0 == .integer ? "int" : $0 == .real ? "float" : $0.rawValue)" }
+    throw PrefsError(
+      .badInput,
+      "'\(text)' is not \(kind.article) \(kind.rawValue), and '\(key)' holds \(kind.article) \(kind.rawValue)",
+      hints: [
+        "give the type to change it on purpose (-string \(text), --type string)"
+          + (word.map { "; or write \(kind.article) \(kind.rawValue) (\($0) …)" } ?? "")
+      ])
+  }
+
+  /// Data from the command line: hex for `-data` (`hexData`, as `defaults` takes it),
+  /// base64 for `--type data`. A text the other spelling reads too is never turned
+  /// into other bytes than were meant: base64 that is also hex (`0a1b`) is refused
+  /// with a hint naming `-data`, and hex that is not hex but base64 is refused with a
+  /// hint naming `--type data`.
+  public static func parseData(_ text: String, hexData: Bool) throws -> Data {
+    let hex = hexDecoded(text)
+    // The one strict decoder every reader uses.
+    let base64 = try? Base64.decode(text)
+    if hexData {
+      if let hex { return hex }
+      throw PrefsError(
+        .badInput, "'\(text)' is not hex data (0a1b2c…), which -data takes",
+        hints: base64 == nil ? [] : ["it reads as base64: give base64 with --type data"])
+    }
+    guard let base64 else {
+      throw PrefsError(
+        .badInput, "'\(text)' is not base64 data, which --type data takes",
+        hints: hex == nil ? [] : ["it reads as hex: give hex with -data"])
+    }
+    if hex != nil, !text.isEmpty {
+      throw PrefsError(
+        .badInput, "'\(text)' reads both as hex and as base64, which --type data takes",
+        hints: [
+          "for the bytes \(text) in hex, give -data \(text); "
+            + "for what it means in base64, give those bytes in hex: -data \(hexBytes(base64))"
+        ])
+    }
+    return base64
+  }
+
+  /// Bytes from hex text; white space and `<` `>` are ignored, as `defaults` does.
+  public static func hexDecoded(_ text: String) -> Data? {
+    let digits = text.filter { !$0.isWhitespace && $0 != "<" && $0 != ">" }
+    guard digits.count % 2 == 0 else { return nil }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(digits.count / 2)
+    var index = digits.startIndex
+    while index < digits.endIndex {
+      let next = digits.index(index, offsetBy: 2)
+      guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
+      bytes.append(byte)
+      index = next
+    }
+    return Data(bytes)
+  }
+
+  /// A scalar as `read` prints it: raw, as `defaults read` does (bools as 1 and 0,
+  /// data as hex); nil for containers, which are printed as YAML. With
+  /// `booleanWords`, bools are `true` and `false`, as `get` prints them.
+  public static func raw(_ value: PrefValue, booleanWords: Bool = false) -> String? {
+    if booleanWords, case .bool(let b) = value { return b ? "true" : "false" }
+    return switch value {
+    case .string(let s): s
+    case .integer(let n): String(n)
+    case .unsignedInteger(let n): String(n)
+    case .real(let r): TextForms.real(r) ?? (r.isNaN ? "nan" : r > 0 ? "inf" : "-inf")
+    case .bool(let b): b ? "1" : "0"
+    case .date(let d): TextForms.date(d)
+    case .data(let d): hexBytes(d)
+    case .uid(let n): String(n)
+    case .array, .dictionary: nil
+    }
+  }
+}

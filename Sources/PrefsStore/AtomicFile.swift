@@ -1,0 +1,211 @@
+import PrefsDocument
+import PrefsFormats
+import PrefsModel
+import PrefsText
+
+/// Writes files the safe way: into a temporary file beside the target, fsynced,
+/// then renamed over it, so a reader sees the old file or the new one, never a
+/// torn one. A symlink is written through (its target is replaced and the link
+/// survives); the replaced file's mode, owner and group are kept.
+public enum AtomicFile {
+  /// Replaces (or creates, with `newFileMode`) the file at `path` with what `body`
+  /// writes. If `body` throws, the temporary file is removed and `path` is untouched.
+  /// The file keeps its mode, narrowed to `modeLimit` (a copy of a private file
+  /// must not stay readable to others because an older copy was).
+  public static func write(
+    to path: String, newFileMode: mode_t = 0o644, modeLimit: mode_t = 0o7777, _ body: (ByteWriter) throws -> Void
+  ) throws {
+    // Devices and descriptors (`-o /dev/stdout`, `/dev/fd/3`) are written in place:
+    // renaming over the file behind them would take it away from its reader.
+    if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
+      return try writeDirectly(to: path, displayName: path, body)
+    }
+    let target = resolvedTarget(path)
+    let directory = target.deletingLastPathComponent
+    let folder = directory.isEmpty ? "." : directory
+    var existing = stat()
+    // Names keep bytes that are not UTF-8 (see `RawPath`).
+    let exists = RawPath.withCString(target) { lstat($0, &existing) } == 0
+    if exists, (existing.st_mode & S_IFMT) == S_IFDIR {
+      throw PrefsError(.cannotCreate, "is a directory", file: path)
+    }
+    if exists, (existing.st_mode & S_IFMT) != S_IFREG {
+      // A FIFO or device (`-o /dev/stdout`) cannot be replaced by a rename: write
+      // to it directly.
+      return try writeDirectly(to: target, displayName: path, body)
+    }
+
+    var template =
+      RawPath.bytes("\(folder)/.\(target.lastPathComponent).XXXXXX").map { CChar(bitPattern: $0) } + [0]
+    // Created and recorded with the stop signals held, so that a signal handler
+    // (``removeTemporariesOnSignals()``) always knows the file.
+    let (fd, slot) = PendingTemporaries.withStopSignalsBlocked {
+      let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      let code = errno
+      let slot =
+        fd >= 0 ? PendingTemporaries.add(RawPath.string(from: template.dropLast().map { UInt8(bitPattern: $0) })) : nil
+      errno = code
+      return (fd, slot)
+    }
+    guard fd >= 0 else {
+      throw PrefsError(.cannotCreate, "cannot create a file in \(folder): \(systemErrorText())", file: path)
+    }
+    let temporary = RawPath.string(from: template.dropLast().map { UInt8(bitPattern: $0) })
+    var committed = false
+    // close(2) releases the number even when it fails, and another thread may get it
+    // at once: the descriptor is closed exactly once, whatever happens after.
+    var isOpen = true
+    defer {
+      if isOpen { close(fd) }
+      if !committed { RawPath.withCString(temporary) { _ = unlink($0) } }
+      PendingTemporaries.remove(slot)
+    }
+    let mode = (exists ? existing.st_mode & 0o7777 : newFileMode) & modeLimit
+    fchmod(fd, mode)
+    if exists, existing.st_uid != geteuid() || existing.st_gid != getegid() {
+      // Keep the owner, so that `sudo prefs write` does not leave a root-owned file.
+      _ = fchown(fd, existing.st_uid, existing.st_gid)
+    }
+
+    try stream(to: fd, named: path, body)
+    guard fsync(fd) == 0 else { throw PrefsError(.io, "cannot sync: \(systemErrorText())", file: path) }
+    isOpen = false
+    guard close(fd) == 0 else { throw PrefsError(.io, "cannot close: \(systemErrorText())", file: path) }
+    guard RawPath.withCString(temporary, { from in RawPath.withCString(target) { rename(from, $0) } }) == 0 else {
+      let text = systemErrorText()
+      RawPath.withCString(temporary) { _ = unlink($0) }
+      committed = true
+      throw PrefsError(.cannotCreate, "cannot replace the file: \(text)", file: path)
+    }
+    committed = true
+    // Make the rename itself durable.
+    let dirFD = RawPath.withCString(folder) { open($0, O_RDONLY) }
+    if dirFD >= 0 {
+      fsync(dirFD)
+      close(dirFD)
+    }
+  }
+
+  private static func writeDirectly(to target: String, displayName: String, _ body: (ByteWriter) throws -> Void)
+    throws
+  {
+    let fd = open(target, O_WRONLY | O_APPEND | O_CLOEXEC)
+    guard fd >= 0 else { throw PrefsError(.cannotCreate, "cannot open: \(systemErrorText())", file: displayName) }
+    defer { close(fd) }
+    try stream(to: fd, named: displayName, body)
+  }
+
+  /// Runs `body` on a writer streaming to `fd`, and names the file in its I/O errors.
+  private static func stream(to fd: Int32, named name: String, _ body: (ByteWriter) throws -> Void) throws {
+    let writer = ByteWriter(fileDescriptor: fd)
+    do {
+      try body(writer)
+      try writer.flush()
+    } catch var error as PrefsError {
+      if error.file == nil, error.category == .io { error.file = name }
+      throw error
+    }
+  }
+
+  /// Removes temporary files that an earlier write to `path` left behind when it was
+  /// killed (`.<name>.XXXXXX` beside the file's target), if older than `age` seconds.
+  /// Call it only while holding the file's lock, so no live writer owns them.
+  public static func removeStaleTemporaries(of path: String, olderThan age: TimeInterval = 60) {
+    let target = resolvedTarget(path)
+    let folder = target.deletingLastPathComponent
+    let prefix = "." + target.lastPathComponent + "."
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else {
+      return
+    }
+    let cutoff = Date().addingTimeInterval(-age)
+    for name in names where name.hasPrefix(prefix) && name.count == prefix.count + 6 {
+      let suffix = name.dropFirst(prefix.count)
+      guard suffix.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { continue }
+      let file = (folder.isEmpty ? "." : folder) + "/" + name
+      guard let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
+        modified < cutoff
+      else { continue }
+      unlink(file)
+    }
+  }
+
+  /// Writes `data` atomically to `path`.
+  public static func write(_ data: Data, to path: String, newFileMode: mode_t = 0o644) throws {
+    try write(to: path, newFileMode: newFileMode) { try $0.write(data) }
+  }
+
+  /// The file a path finally names, following symlinks (relative links resolve
+  /// against the link's folder); the path itself when it is not a link.
+  public static func resolvedTarget(_ path: String) -> String {
+    var current = path
+    for _ in 0..<40 {
+      guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+        return current
+      }
+      if destination.hasPrefix("/") {
+        current = destination
+      } else {
+        current = current.deletingLastPathComponent.appendingPathComponent(destination)
+      }
+    }
+    return current
+  }
+
+}
+
+/// Reading whole inputs, with errors in the one grammar.
+public enum InputFile {
+  /// The bytes of `path`, or of standard input for `-`, refusing more than
+  /// `limit` bytes: a regular file by its size before reading, a pipe once it has
+  /// sent that much.
+  public static func read(_ path: String, limit: Int = ReadOptions().maxInputBytes) throws -> Data {
+    if path == "-" { return try readAll(from: 0, path: path, limit: limit, expected: 0) }
+    // The file as named, bytes that are not UTF-8 included (see `RawPath`).
+    let named = path
+    let path = RawPath.display(path)
+    var info = stat()
+    guard RawPath.withCString(named, { stat($0, &info) }) == 0 else {
+      let code = errno
+      if code == ENOENT { throw PrefsError(.noInput, "no such file", file: path) }
+      throw PrefsError(
+        code == EACCES ? .noInput : .io, systemErrorText(code).lowercased(), file: path)
+    }
+    if (info.st_mode & S_IFMT) == S_IFDIR { throw PrefsError(.noInput, "is a directory", file: path) }
+    if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limit {
+      throw PrefsError(
+        .badInput, "input of \(info.st_size) bytes is larger than the limit of \(limit) bytes", file: path)
+    }
+    let fd = RawPath.withCString(named) { open($0, O_RDONLY | O_CLOEXEC) }
+    guard fd >= 0 else {
+      throw PrefsError(.noInput, "cannot open: \(systemErrorText().lowercased())", file: path)
+    }
+    defer { close(fd) }
+    return try readAll(from: fd, path: path, limit: limit, expected: Int(info.st_size))
+  }
+
+  /// Everything `fd` gives until its end, in one buffer of the expected size filled
+  /// by read(2): no chunk list, no copies. Inputs that grow, or report no size
+  /// (pipes, /proc), get more room as needed, up to `limit`.
+  private static func readAll(from fd: Int32, path: String, limit: Int, expected: Int) throws -> Data {
+    var data = Data(count: max(expected, 0) + 1)
+    var length = 0
+    while true {
+      if length == data.count { data.count += max(data.count, 1 << 16) }
+      let n = data.withUnsafeMutableBytes { raw in
+        systemRead(fd, raw.baseAddress! + length, raw.count - length)
+      }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw PrefsError(.io, "read failed: \(systemErrorText().lowercased())", file: path)
+      }
+      if n == 0 { break }
+      length += n
+      if length > limit {
+        throw PrefsError(
+          .badInput, "input of more than \(limit) bytes is larger than the limit of \(limit) bytes", file: path)
+      }
+    }
+    data.count = length
+    return data
+  }
+}

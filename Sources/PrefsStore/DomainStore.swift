@@ -1,0 +1,93 @@
+import PrefsDocument
+import PrefsFormats
+import PrefsModel
+import PrefsText
+
+/// One preference domain: a dictionary that can be read, and changed under a lock.
+public protocol PreferenceDomain: Sendable {
+  /// The name shown in messages (`com.example.app`, or the file path).
+  var name: String { get }
+  /// Where the domain lives, for messages (`~/.config/com.example.app.plist`).
+  var location: String { get }
+  /// The domain's contents, or nil when it does not exist.
+  func read(options: ReadOptions) throws -> PrefDictionary?
+  /// The domain's contents, with what reading it warns of (a duplicate key kept under
+  /// ``ReadOptions/allowDuplicateKeys``) added to `warnings`.
+  func read(options: ReadOptions, warnings: Warnings) throws -> PrefDictionary?
+  /// The permission bits of the file the domain is kept in, which a copy of it (an
+  /// export) keeps; nil when it has no file.
+  var fileMode: mode_t? { get }
+  /// Reads the domain under its lock, lets `body` change it (nil: the domain does
+  /// not exist / is to be deleted), and writes the result back atomically unless
+  /// `dryRun`. A domain that does not parse is refused unless `force`, which first
+  /// keeps a copy of it beside it (`.bak`). A text file keeps its text: only the
+  /// bytes of what changed change, and `warnings` says where that could not be done
+  /// in place. Returns the contents before and after.
+  @discardableResult
+  func modify(
+    force: Bool, dryRun: Bool, options: ReadOptions, warnings: Warnings,
+    _ body: (inout PrefDictionary?) throws -> Void
+  ) throws -> (before: PrefDictionary?, after: PrefDictionary?)
+}
+
+extension PreferenceDomain {
+  public var fileMode: mode_t? { nil }
+
+  /// Reads without warnings, for stores whose reader has none to give.
+  public func read(options: ReadOptions, warnings: Warnings) throws -> PrefDictionary? {
+    try read(options: options)
+  }
+}
+
+/// A place that holds named domains: the Linux file store, or CFPreferences on macOS.
+public protocol DomainStore: Sendable {
+  /// Where the domains live, for messages and help.
+  var location: String { get }
+  /// The names of the domains that exist, sorted.
+  func domainNames() throws -> [String]
+  /// The domain called `name` (which need not exist yet); invalid names are refused.
+  func domain(named name: String) throws -> any PreferenceDomain
+}
+
+/// Rules for domain names, shared by every store.
+public enum DomainName {
+  /// The name of the global domain; `-g` is its short form.
+  public static let global = "NSGlobalDomain"
+
+  /// `name` with `-g` spelled out, after checking it cannot escape the store: no `/`,
+  /// no `..`, not empty, no leading `.`, no control characters.
+  public static func validated(_ name: String) throws -> String {
+    if name == "-g" { return global }
+    func refuse(_ why: String) -> PrefsError {
+      PrefsError(
+        .usage,
+        "invalid domain name '\(name.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined())': \(why)",
+        hints: ["a domain name looks like com.example.app; a path needs a '/' (./file.plist)"])
+    }
+    if name.isEmpty { throw refuse("it is empty") }
+    if name == "-" {
+      throw PrefsError(
+        .usage, "'-' is standard input, which this command cannot change",
+        hints: ["read, get, diff, export and lint read '-'; set and remove change it into standard output"])
+    }
+    if name.contains("/") { throw refuse("it contains '/'") }
+    if name.contains("..") { throw refuse("it contains '..'") }
+    if name.hasPrefix(".") { throw refuse("it starts with '.'") }
+    if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+      throw refuse("it contains a control character")
+    }
+    return name
+  }
+
+  /// Whether a domain argument names a file rather than a domain: it contains a `/`
+  /// or ends in one of the format table's extensions.
+  public static func isPath(_ argument: String) -> Bool {
+    argument.contains("/") || (argument != "-g" && Format.forPath(argument) != nil)
+  }
+}
+
+/// Resolves a domain argument (`com.example.app`, `-g`, `./file.yaml`) to a domain.
+public func resolveDomain(_ argument: String, in store: any DomainStore) throws -> any PreferenceDomain {
+  if DomainName.isPath(argument) { return FileDomain(path: argument) }
+  return try store.domain(named: argument)
+}

@@ -1,0 +1,157 @@
+import PrefsDocument
+import PrefsFormats
+import PrefsModel
+import PrefsText
+
+/// A domain kept in one file: a file of the Linux store, or any preference file
+/// named by path. Writes go through ``AtomicFile`` under a ``FileLock`` on the file
+/// (or on its folder while it does not exist yet): no lock file is made.
+public struct FileDomain: PreferenceDomain {
+  public let path: String
+  public let name: String
+  /// The format of a new file; an existing file keeps the format it has.
+  public let newFileFormat: Format
+  /// The mode of a new file.
+  public let newFileMode: mode_t
+  /// Whether a missing folder is created (mode 0700) on the first write, as the store's is.
+  public let createsFolder: Bool
+
+  /// A domain in the file at `path`, called `name` in messages.
+  public init(
+    path: String, name: String? = nil, newFileFormat: Format? = nil, newFileMode: mode_t = 0o644,
+    createsFolder: Bool = false
+  ) {
+    self.path = path
+    self.name = name ?? path
+    let byExtension = Format.forPath(path)
+    self.newFileFormat = newFileFormat ?? (byExtension?.isWritable == true ? byExtension! : .xml)
+    self.newFileMode = newFileMode
+    self.createsFolder = createsFolder
+  }
+
+  public var location: String { path }
+
+  public var fileMode: mode_t? {
+    var info = stat()
+    return RawPath.withCString(path, { stat($0, &info) }) == 0 ? info.st_mode & 0o777 : nil
+  }
+
+  public func read(options: ReadOptions = ReadOptions()) throws -> PrefDictionary? {
+    try load(options: options)?.contents
+  }
+
+  public func read(options: ReadOptions, warnings: Warnings) throws -> PrefDictionary? {
+    try load(options: options, warnings: warnings)?.contents
+  }
+
+  /// The file's contents and format, or nil when there is no file. `forEditing` reads a
+  /// text file with its source map, for writing changes back into its text.
+  func load(options: ReadOptions, forEditing: Bool = false, warnings: Warnings = Warnings()) throws -> (
+    contents: PrefDictionary, format: Format, document: TextDocument?
+  )? {
+    var info = stat()
+    guard RawPath.withCString(path, { stat($0, &info) }) == 0 else {
+      if errno == ENOENT { return nil }
+      throw PrefsError(.io, systemErrorText().lowercased(), file: path)
+    }
+    let data = try InputFile.read(path, limit: options.maxInputBytes)
+    // An empty file holds nothing to lose: it reads as an empty domain.
+    if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+      return (PrefDictionary(), newFileFormat, nil)
+    }
+    do {
+      var document: TextDocument?
+      let value: PrefValue
+      let format: Format
+      if forEditing {
+        (value, format, document) = try TextDocument.read(data, path: path, options: options, warnings: warnings)
+      } else {
+        (value, format) = try Format.read(data, path: path, options: options, warnings: warnings)
+      }
+      guard case .dictionary(let dict) = value else {
+        throw PrefsError(
+          .badInput,
+          "the domain holds \(value.kind.article) \(value.kind.rawValue), not a dictionary")
+      }
+      return (dict, format, document)
+    } catch let error as PrefsError {
+      throw error.inFile(path)
+    }
+  }
+
+  @discardableResult
+  public func modify(
+    force: Bool = false, dryRun: Bool = false, options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings(),
+    _ body: (inout PrefDictionary?) throws -> Void
+  ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
+    if createsFolder, !dryRun {
+      let folder = path.deletingLastPathComponent
+      if !folder.isEmpty { try makeFolders(folder, mode: 0o700, what: "the folder") }
+    }
+    let lock = try FileLock(file: path)
+    defer { withExtendedLifetime(lock) {} }
+    if !dryRun { AtomicFile.removeStaleTemporaries(of: path) }
+
+    var before: PrefDictionary?
+    var format = newFileFormat
+    var corrupt: Data?
+    var document: TextDocument?
+    // A key a dictionary gives twice (read under `allowDuplicateKeys`) has no one place
+    // to patch: such a file is written anew, each key once with its last value.
+    var dropsDuplicates = false
+    // What reading the domain notes (a duplicate key kept last, a null dropped) is
+    // told; the YAML 1.1 readings of its own scalars are not what a change asked about.
+    var domainOptions = options
+    domainOptions.warnsOfYAMLAmbiguities = false
+    do {
+      if let loaded = try load(options: domainOptions, forEditing: !dryRun, warnings: warnings) {
+        before = loaded.contents
+        format = loaded.format
+        document = loaded.document
+        if options.allowDuplicateKeys, document?.map.hasDuplicateKeys == true {
+          document = nil
+          dropsDuplicates = true
+        }
+      }
+    } catch let error as PrefsError where error.category == .badInput {
+      guard force else {
+        var refusal = error
+        refusal.hints.append("the domain was not changed; --force replaces it, keeping a copy in \(path).bak")
+        throw refusal
+      }
+      corrupt = try InputFile.read(path)
+    }
+    if !format.isWritable { format = .xml }
+
+    var after = before
+    try body(&after)
+    if dryRun { return (before, after) }
+
+    if let corrupt {
+      try AtomicFile.write(corrupt, to: path + ".bak", newFileMode: 0o600)
+    }
+    if let after {
+      if corrupt == nil, let document {
+        // A text file is the user's: only the bytes of what changed change (and none
+        // when nothing did).
+        let patch = try document.patched(to: .dictionary(after), warnings: warnings)
+        for note in patch.notes { warnings.add(note) }
+        if patch.changed { try AtomicFile.write(patch.data, to: path, newFileMode: newFileMode) }
+      } else if after != before || corrupt != nil || before == nil {
+        if dropsDuplicates {
+          warnings.add(
+            "written anew without its duplicate keys (the last value of each kept); its comments and layout were not kept"
+          )
+        }
+        try AtomicFile.write(to: path, newFileMode: newFileMode) { writer in
+          try format.codec.write(.dictionary(after), to: writer, options: WriteOptions(), warnings: warnings)
+        }
+      }
+    } else if before != nil || corrupt != nil {
+      guard RawPath.withCString(path, { unlink($0) }) == 0 || errno == ENOENT else {
+        throw PrefsError(.io, "cannot delete: \(systemErrorText())", file: path)
+      }
+    }
+    return (before, after)
+  }
+}
