@@ -4,7 +4,7 @@ import PrefsText
 
 /// A text document read for editing: its value, and where in its bytes each value
 /// stands, so that a new value can be written back by changing only the bytes of
-/// what changed (DESIGN.md section 10, house rule 6).
+/// what changed: a text file is the user's.
 ///
 /// YAML, JSON, XML and OpenStep property lists have text; a binary property list does
 /// not, and is written whole. UTF-16 text is edited as UTF-8 and written back as UTF-16.

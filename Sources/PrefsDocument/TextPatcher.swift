@@ -3,7 +3,7 @@ import PrefsModel
 import PrefsText
 
 /// Changes the text of a document into the text of a new value by replacing only the
-/// bytes of what changed (DESIGN.md section 10).
+/// bytes of what changed.
 ///
 /// It walks the old and new values beside the source map: a changed scalar has its
 /// value's bytes replaced; a removed entry goes with its own lines and the comment

@@ -1,5 +1,5 @@
 /// The exact text forms of reals and dates that every text format writes and reads
-/// (DESIGN.md section 4), in one place so that JSON, YAML and the command line agree.
+/// (ARCHITECTURE.md, "Choices"), in one place so that JSON, YAML and the command line agree.
 public enum TextForms {
   // MARK: Numbers
 

@@ -4,8 +4,9 @@ import PrefsModel
 import PrefsStore
 import PrefsText
 
-/// Values typed on the command line (`prefs write`, `prefs set`), read by the
-/// rules of DESIGN.md section 7.
+/// Values typed on the command line (`prefs write`, `prefs set`): bools as
+/// `true/false/yes/no/1/0`, dates in ISO 8601, data in hex (`-data`) or base64
+/// (`--type data`), arrays and dictionaries as JSON or YAML flow text.
 public enum ValueText {
   /// The kinds a value can be given as, with the names `--type` accepts.
   public enum TypeName: String, Sendable, CaseIterable {

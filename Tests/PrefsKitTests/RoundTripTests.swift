@@ -9,7 +9,7 @@ import Testing
 @testable import PrefsStore
 @testable import PrefsText
 
-/// The law of DESIGN.md section 4: plist → JSON/YAML → plist gives the original,
+/// The round-trip law: plist → JSON/YAML → plist gives the original,
 /// type for type, for every real plist in the corpus; and the YAML we write reads
 /// the same in YAML 1.1 (PyYAML) and YAML 1.2 (ruamel.yaml) loaders.
 @Suite struct RoundTripTests {

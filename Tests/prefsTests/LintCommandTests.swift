@@ -2,7 +2,7 @@ import Foundation
 import PrefsTestSupport
 import Testing
 
-/// `prefs lint`: findings on stdout, one per line, and the exit statuses of DESIGN.md section 7.
+/// `prefs lint`: findings on stdout, one per line, and its exit statuses (0 clean, 1 findings, 65 bad input).
 @Suite struct LintCommandTests {
   /// A temporary folder of input files, removed at the end of each test.
   @Test func aCleanFilePrintsNothingAndExits0() throws {

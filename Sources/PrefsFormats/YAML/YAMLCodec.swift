@@ -1,7 +1,7 @@
 import PrefsModel
 import PrefsText
 
-/// The YAML reader and writer (DESIGN.md sections 3, 4 and 8), over libyaml.
+/// The YAML reader and writer, over libyaml.
 ///
 /// Reading resolves plain scalars with the YAML 1.2 core schema plus ISO 8601
 /// timestamps (or as PyYAML does, with ``ReadOptions/yamlVersion`` `.v1_1`), obeys the

@@ -4,7 +4,7 @@ import PrefsModel
 import PrefsStore
 import PrefsText
 
-/// A structural three-way merge of ``PrefValue``s (DESIGN.md section 10): the changes
+/// A structural three-way merge of ``PrefValue``s: the changes
 /// from BASE to OTHER carried into CURRENT, as `git merge-file CURRENT BASE OTHER`
 /// does with lines.
 ///

@@ -5,7 +5,7 @@ import PrefsStore
 import PrefsText
 
 /// The keys an app reads from a domain, each with the type it casts to and the
-/// fallback it uses (DESIGN.md section 6).
+/// fallback it uses.
 ///
 /// A schema is a YAML or JSON document (read through the format table):
 ///

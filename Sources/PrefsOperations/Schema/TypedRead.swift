@@ -43,7 +43,7 @@ public enum CastRule: Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-/// The one fallback table (DESIGN.md section 6): stored kind x requested type x
+/// The one fallback table: stored kind x requested type x
 /// platform, for the reads an app makes as `object(forKey:) as? T ?? fallback`.
 ///
 /// The requested types are the Swift casts `Bool`, `String`, `Int`, `Double`,

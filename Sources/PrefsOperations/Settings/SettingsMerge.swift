@@ -4,7 +4,7 @@ import PrefsModel
 import PrefsStore
 import PrefsText
 
-/// What applying settings to a value means (DESIGN.md section 10): dictionaries merge
+/// What applying settings to a value means: dictionaries merge
 /// deeply, listed array items are made present (matched by value or by an
 /// ``ArrayIdentity`` field, added at the end when missing), scalars are set exactly,
 /// `!replace` makes a dictionary or array exactly the one given, `!delete` removes a

@@ -1,6 +1,6 @@
 import PrefsKit
 
-/// Standard output and error, and the exit statuses of DESIGN.md section 7.
+/// Standard output and error, and the exit statuses (`sysexits`, listed in the manual).
 struct Console: Sendable {
   /// `--color`: whether output may be coloured (see `ColorChoice`).
   var color = ColorChoice.auto

@@ -1,7 +1,8 @@
 import PrefsKit
 
-/// Reading and writing documents for the commands: the input and output rules of
-/// DESIGN.md section 7 in one place.
+/// Reading and writing documents for the commands: the input and output rules (`-`
+/// for standard input and output, formats from `--from`/`--to`, the extension or the
+/// content) in one place.
 /// The error for a domain that does not exist: the file looked for, and the
 /// nearest domain of `store` when the name looks mistyped.
 func missingDomain(_ domain: any PreferenceDomain, in store: any DomainStore) -> PrefsError {

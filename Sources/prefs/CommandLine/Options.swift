@@ -1,6 +1,6 @@
 import PrefsKit
 
-/// The option glossary (DESIGN.md section 7): each option declared once, with the
+/// The option glossary: each option declared once, with the
 /// one meaning it has in every command that lists it.
 enum Options {
   static let from = OptionSpec(
