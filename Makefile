@@ -17,7 +17,7 @@ RELEASE := -c release --product prefs --disable-default-traits --static-swift-st
 # Seconds each fuzz target runs for.
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test-deps build demo demo-run test test-release bench fuzz install install-files uninstall format lint-format clean
+.PHONY: all deps test-deps build demo demo-run test test-release docs bench fuzz install install-files uninstall format lint-format clean
 
 all: build
 
@@ -76,6 +76,22 @@ test: test-deps
 	@# The Python cross-checks use PyYAML and ruamel.yaml when they can be had; they skip visibly otherwise.
 	-@python3 -c 'import yaml, ruamel.yaml' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check pyyaml ruamel.yaml >/dev/null 2>&1 || true
 	$(SWIFT) test
+	@$(MAKE) --no-print-directory docs
+
+# The library's documentation (Sources/PrefsKit/PrefsKit.docc) from the debug build's
+# modules, with every warning an error: a broken symbol link or a missing page fails
+# `make test`. PrefsKit re-exports the layers, so their public symbols are its own.
+DOCS_OUT ?= .build/docs
+LAYERS := PrefsModel,PrefsText,PrefsFormats,PrefsDocument,PrefsStore,PrefsOperations
+docs:
+	@modules="$$($(SWIFT) build --show-bin-path)/Modules" && graphs=.build/symbol-graphs && \
+	$(SWIFT) build --target PrefsKit >/dev/null && rm -rf "$$graphs" && mkdir -p "$$graphs" && \
+	swift-symbolgraph-extract -module-name PrefsKit -I "$$modules" -I Sources/CYaml \
+		-target "$$(swiftc -print-target-info | sed -n 's/.*"triple": "\(.*\)".*/\1/p' | head -1)" -output-dir "$$graphs" -minimum-access-level public \
+		-experimental-allowed-reexported-modules=$(LAYERS) && \
+	docc convert Sources/PrefsKit/PrefsKit.docc --fallback-display-name PrefsKit \
+		--fallback-bundle-identifier prefs.PrefsKit --additional-symbol-graph-dir "$$graphs" \
+		--output-path $(DOCS_OUT) --warnings-as-errors && echo "docs: $(DOCS_OUT)"
 
 # The command-line tests against the release binary (static, on FoundationEssentials
 # alone) rather than the debug one `make test` builds. Not part of `make test`: the

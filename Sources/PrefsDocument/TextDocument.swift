@@ -13,7 +13,7 @@ public struct TextDocument: Sendable {
   public let format: Format
   /// The value the document holds.
   public let value: PrefValue
-  /// The source map of ``text``.
+  /// Where each value stands in the document's text.
   public let map: SourceMap
   /// The document's text as UTF-8 (transcoded from UTF-16 when it was that).
   package let text: [UInt8]
@@ -68,26 +68,21 @@ public struct TextDocument: Sendable {
     self.options = options
   }
 
-  /// Reads `data` as ``Format/read(_:declared:path:options:warnings:)`` does, and
-  /// with its source map when the format has text.
+  /// Reads `data` as ``Format/read(_:declared:path:options:warnings:)`` does (the same
+  /// detection), and with its source map when the format has text.
   public static func read(
     _ data: Data, declared: Format? = nil, path: String? = nil, options: ReadOptions = ReadOptions(),
     warnings: Warnings = Warnings()
   ) throws -> (value: PrefValue, format: Format, document: TextDocument?) {
-    if let format = Format.detect(data, declared: declared, path: path) {
+    let (read, format) = try Format.read(
+      data, declared: declared, path: path, options: options, warnings: warnings
+    ) { format, warnings -> (PrefValue, TextDocument?) in
       if let document = try TextDocument(data, format: format, options: options, warnings: warnings) {
-        return (document.value, format, document)
+        return (document.value, document)
       }
-    } else {
-      // Text that starts like JSON is JSON when it reads as JSON.
-      let attempt = Warnings()
-      if let document = try? TextDocument(data, format: .json, options: options, warnings: attempt) {
-        attempt.all.forEach(warnings.add)
-        return (document.value, .json, document)
-      }
+      return (try format.codec.read(data, options: options, warnings: warnings), nil)
     }
-    let (value, format) = try Format.read(data, declared: declared, path: path, options: options, warnings: warnings)
-    return (value, format, nil)
+    return (read.0, format, read.1)
   }
 
   /// Where the value at `path` is written: its key, or for an array item its value.

@@ -118,21 +118,43 @@ extension Format {
     _ data: Data, declared: Format? = nil, path: String? = nil, options: ReadOptions = ReadOptions(),
     warnings: Warnings = Warnings()
   ) throws -> (value: PrefValue, format: Format) {
-    if let error = options.sizeError(data.count) { throw error }
-    if let format = detect(data, declared: declared, path: path) {
-      do {
-        return (try format.codec.read(data, options: options, warnings: warnings), format)
-      } catch var error as PrefsError where declared == nil && format.isPlist && error.category == .badInput {
-        // JSON saved under a plist name (often by a script) deserves better than a
-        // complaint about OpenStep syntax.
-        if (try? json.codec.read(data, options: options, warnings: Warnings())) != nil {
-          error.hints.append(
-            "the file holds JSON, not a property list: read it with --from json, or rename it to .json")
-        }
-        throw error
-      }
+    try read(data, declared: declared, path: path, options: options, warnings: warnings) { format, warnings in
+      try format.codec.read(data, options: options, warnings: warnings)
     }
-    return try readSniffing(data, options: options, warnings: warnings)
+  }
+
+  /// The one detection every read goes through: decides the format of `data` as
+  /// ``read(_:declared:path:options:warnings:)`` says, and reads it with `reader`
+  /// (the codec, or a reader that also maps the text). Text that starts like JSON is
+  /// read as JSON first, and as what the formats after JSON say when it is not JSON.
+  package static func read<Result>(
+    _ data: Data, declared: Format?, path: String?, options: ReadOptions, warnings: Warnings,
+    with reader: (Format, Warnings) throws -> Result
+  ) throws -> (value: Result, format: Format) {
+    if let error = options.sizeError(data.count) { throw error }
+    guard let format = detect(data, declared: declared, path: path) else {
+      let attempt = Warnings()
+      do {
+        let value = try reader(json, attempt)
+        attempt.all.forEach(warnings.add)
+        return (value, json)
+      } catch {
+        if JSONGrammar.isJSON(data) { throw error }
+      }
+      let format = sniffed(data, jsonUndecided: false) ?? yaml
+      return (try reader(format, warnings), format)
+    }
+    do {
+      return (try reader(format, warnings), format)
+    } catch var error as PrefsError where declared == nil && format.isPlist && error.category == .badInput {
+      // JSON saved under a plist name (often by a script) deserves better than a
+      // complaint about OpenStep syntax.
+      if (try? json.codec.read(data, options: options, warnings: Warnings())) != nil {
+        error.hints.append(
+          "the file holds JSON, not a property list: read it with --from json, or rename it to .json")
+      }
+      throw error
+    }
   }
 
   /// The format `data` is read as when `declared`, the path's extension or the first
@@ -211,25 +233,6 @@ extension Format {
         }
       }
     }
-  }
-
-  /// Reads text that starts like JSON (``detect(_:declared:path:)`` could not tell):
-  /// JSON when it reads as JSON, or is JSON by its syntax (then its error stands); else
-  /// what the formats after JSON in the table say (a YAML flow mapping, an OpenStep
-  /// dictionary).
-  private static func readSniffing(_ data: Data, options: ReadOptions, warnings: Warnings) throws
-    -> (value: PrefValue, format: Format)
-  {
-    let attempt = Warnings()
-    do {
-      let value = try json.codec.read(data, options: options, warnings: attempt)
-      attempt.all.forEach(warnings.add)
-      return (value, json)
-    } catch {
-      if JSONGrammar.isJSON(data) { throw error }
-    }
-    let format = sniffed(data, jsonUndecided: false) ?? yaml
-    return (try format.codec.read(data, options: options, warnings: warnings), format)
   }
 
   /// The first few hundred bytes as text, without a byte order mark or leading white space.

@@ -2,7 +2,7 @@ import PrefsModel
 
 /// Where each value of a text document stands in its bytes: the source map that the
 /// text readers (YAML, JSON, XML and OpenStep property lists) build beside the value
-/// when asked, and that the patcher (``TextPatcher``) edits through.
+/// when asked, and that the patcher edits through.
 ///
 /// Nodes mirror the value tree: node 0 is the root, and each container lists its
 /// children in document order, a dictionary's with their keys. Offsets are byte
