@@ -37,15 +37,17 @@ public enum AtomicFile {
 
     var template =
       RawPath.bytes("\(folder)/.\(target.lastPathComponent).XXXXXX").map { CChar(bitPattern: $0) } + [0]
-    // Created and recorded with the stop signals held, so that a signal handler
-    // (``removeTemporariesOnSignals()``) always knows the file.
-    let (fd, slot) = PendingTemporaries.withStopSignalsBlocked {
+    // Created and recorded with the stop signals held, so that the signal handler
+    // (``SignalScope``) always knows the file.
+    let (fd, cleanup) = SignalScope.withStopSignalsBlocked {
       let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
       let code = errno
-      let slot =
-        fd >= 0 ? PendingTemporaries.add(RawPath.string(from: template.dropLast().map { UInt8(bitPattern: $0) })) : nil
+      let cleanup =
+        fd >= 0
+        ? SignalScope.push(RawPath.string(from: template.dropLast().map { UInt8(bitPattern: $0) }), removing: .file)
+        : nil
       errno = code
-      return (fd, slot)
+      return (fd, cleanup)
     }
     guard fd >= 0 else {
       throw PrefsError(.cannotCreate, "cannot create a file in \(folder): \(systemErrorText())", file: path)
@@ -58,7 +60,7 @@ public enum AtomicFile {
     defer {
       if isOpen { close(fd) }
       if !committed { RawPath.withCString(temporary) { _ = unlink($0) } }
-      PendingTemporaries.remove(slot)
+      if let cleanup { SignalScope.pop(cleanup) }
     }
     let mode = (exists ? existing.st_mode & 0o7777 : newFileMode) & modeLimit
     fchmod(fd, mode)

@@ -48,8 +48,8 @@ func runPrefs(_ commandLine: [String], console: Console) -> Int32 {
 
 // A reader that goes away is a write error (EPIPE) to handle, not a signal to die of.
 signal(SIGPIPE, SIG_IGN)
-// Ctrl-C or a stop request during a write leaves no temporary file behind.
-AtomicFile.removeTemporariesOnSignals()
+// Ctrl-C or a stop request during a write or an edit leaves no temporary file behind.
+SignalScope.install()
 // The arguments as given: a file name that is not UTF-8 keeps its bytes (see RawPath).
 let arguments = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { RawPath.argument($0) } }
 exit(runPrefs(arguments, console: Console()))

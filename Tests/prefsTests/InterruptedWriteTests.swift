@@ -36,7 +36,8 @@ import Testing
   /// for `name` appears in `folder`, and waits. Returns how it ended, and whether the
   /// signal was sent while the file was there.
   static func interrupt(
-    _ arguments: [String], store: URL? = nil, name: String, in folder: URL, with signal: Int32
+    _ arguments: [String], store: URL? = nil, environment extra: [String] = [], name: String, in folder: URL,
+    with signal: Int32
   ) throws -> (Ending, hit: Bool) {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -58,6 +59,7 @@ import Testing
     let argv = ([TestSupport.prefsBinary.path] + arguments).map { strdup($0) } + [nil]
     var environment = ["PATH=/usr/bin:/bin"]
     if let store { environment.append("PREFS_DEFAULTS_DIR=\(store.path)") }
+    environment += extra
     let envp = environment.map { strdup($0) } + [nil]
     defer { for pointer in argv + envp { free(pointer) } }
     var pid = pid_t()
@@ -119,6 +121,35 @@ import Testing
       hits += 1
       #expect(ending == .signal(signal))
       #expect(Self.temporaries(of: "com.example.large.plist", in: store) == [])
+    }
+    #expect(hits > 0, "the temporary file was never seen while prefs ran")
+  }
+
+  /// The write after an edit is covered as every write is: the edit's own clean-up
+  /// (its folder) does not take the stop signals away from the temporary file.
+  @Test(.timeLimit(.minutes(3)), arguments: signals)
+  func aSignalDuringTheWriteAfterAnEditLeavesNoTemporaryFile(_ signal: Int32) throws {
+    let folder = try TestSupport.temporaryFolder()
+    let store = try TestSupport.temporaryFolder()
+    defer {
+      try? FileManager.default.removeItem(at: folder)
+      try? FileManager.default.removeItem(at: store)
+    }
+    // The editor replaces the edited text with a large document (JSON is YAML).
+    let input = try Self.largeInput(in: folder)
+    let editor = folder.appendingPathComponent("editor.sh")
+    try Data("#!/bin/sh\ncp '\(input.path)' \"$1\"\n".utf8).write(to: editor)
+    chmod(editor.path, 0o755)
+    var hits = 0
+    for _ in 0..<3 {
+      let (ending, hit) = try Self.interrupt(
+        ["edit", "com.example.edited"], store: store, environment: ["VISUAL=\(editor.path)"],
+        name: "com.example.edited.plist", in: store, with: signal)
+      guard hit else { continue }
+      hits += 1
+      #expect(ending == .signal(signal))
+      #expect(Self.temporaries(of: "com.example.edited.plist", in: store) == [])
+      break
     }
     #expect(hits > 0, "the temporary file was never seen while prefs ran")
   }

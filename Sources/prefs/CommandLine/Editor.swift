@@ -19,7 +19,14 @@ enum Editor {
   }
 
   /// Runs `editor` on `file` through the shell (so that `code --wait` works) and waits.
-  static func run(_ editor: String, on file: String) throws -> ChildProcess.Outcome {
+  /// Returns how it ended, and the stop signal that interrupted it, if any: a SIGTERM
+  /// or SIGHUP that arrived while it ran, or the signal that killed it (Ctrl-C in an
+  /// editor that does not catch it). After an interruption further stop signals are
+  /// ignored, so that a late one cannot cut short the removal of what the editor left
+  /// (such as vi's swap file) before the caller dies by it.
+  static func run(_ editor: String, on file: String) throws -> (
+    outcome: ChildProcess.Outcome, interruption: Int32?
+  ) {
     #if canImport(Darwin)
       var attributes: posix_spawnattr_t? = nil
     #else
@@ -31,64 +38,51 @@ enum Editor {
     // ignores, and with nothing blocked.
     var defaults = sigset_t()
     sigemptyset(&defaults)
-    for number in EditFolder.handledSignals + [SIGPIPE] { sigaddset(&defaults, number) }
+    for number in SignalScope.stopSignals + [SIGPIPE] { sigaddset(&defaults, number) }
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     var mask = sigset_t()
     sigemptyset(&mask)
     posix_spawnattr_setsigmask(&attributes, &mask)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-    // Until EditFolder.interruption(_:) has looked at how the editor ended, a
-    // signal is recorded rather than acted on (see there).
-    EditFolder.editorRunning = 1
-    let pid: pid_t
-    do {
-      pid = try ChildProcess.spawn(
+    let (outcome, stoppedBy) = try SignalScope.whileChildRuns { () throws -> ChildProcess.Outcome in
+      let pid = try ChildProcess.spawn(
         ["/bin/sh", "-c", "\(editor) \"$1\"", "sh", file], what: "the editor '\(editor)'", attributes: &attributes)
-    } catch {
-      EditFolder.editorRunning = 0
-      throw error
+      guard let outcome = ChildProcess.wait(for: pid) else {
+        throw PrefsError(.io, "cannot wait for the editor '\(editor)': \(systemErrorText())")
+      }
+      return outcome
     }
-    guard let outcome = ChildProcess.wait(for: pid) else {
-      EditFolder.editorRunning = 0
-      throw PrefsError(.io, "cannot wait for the editor '\(editor)': \(String(cString: strerror(errno)))")
+    if let stoppedBy { return (outcome, stoppedBy) }
+    if case .killed(let killer) = outcome, SignalScope.stopSignals.contains(killer) {
+      SignalScope.ignoreStops()
+      return (outcome, killer)
     }
-    return outcome
+    return (outcome, nil)
   }
 }
 
 /// A private temporary folder (`mkdtemp`, mode 0700) holding the file being edited.
-/// It goes on every way out: when this object goes, and on SIGINT, SIGQUIT,
-/// SIGTERM or SIGHUP, after which prefs dies by that signal as it would have.
-/// While the editor runs, SIGINT and SIGQUIT are the editor's (prefs ignores
-/// them, as git does); SIGTERM and SIGHUP wait until the editor has exited.
+/// It goes on every way out: when this object goes, and on a stop signal (through
+/// ``SignalScope``), after which prefs dies by that signal as it would have.
 final class EditFolder {
   /// The folder's path.
   let path: String
   /// The edited file in it.
   let file: String
   private var kept = false
+  private var cleanups: [SignalScope.Cleanup] = []
 
-  static let handledSignals: [Int32] = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
-
-  // Read by the signal handler, which can only use globals and async-signal-safe calls.
-  nonisolated(unsafe) fileprivate static var cleanupFile: UnsafeMutablePointer<CChar>?
-  nonisolated(unsafe) fileprivate static var cleanupFolder: UnsafeMutablePointer<CChar>?
-  nonisolated(unsafe) static var editorRunning: sig_atomic_t = 0
-  nonisolated(unsafe) static var pendingSignal: sig_atomic_t = 0
-
-  /// Creates the folder and installs the signal handlers.
+  /// Creates the folder, and has a stop signal remove it and the file.
   init(fileName: String) throws {
     let base = FileManager.default.temporaryDirectory.path.appendingPathComponent("prefs-edit-XXXXXX")
     var template = Array(base.utf8CString)
     guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-      throw PrefsError(.cannotCreate, "cannot create a temporary folder: \(String(cString: strerror(errno)))")
+      throw PrefsError(.cannotCreate, "cannot create a temporary folder: \(systemErrorText())")
     }
     path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     file = path.appendingPathComponent(fileName)
-    Self.cleanupFile = strdup(file)
-    Self.cleanupFolder = strdup(path)
-    for number in Self.handledSignals { _ = signal(number, editFolderSignalHandler) }
+    cleanups = [SignalScope.push(file, removing: .file), SignalScope.push(path, removing: .folder)]
   }
 
   /// Keeps the folder (and the edit in it); returns its path.
@@ -104,54 +98,16 @@ final class EditFolder {
     forget()
   }
 
-  /// After the editor ran: the signal that interrupted it, one that arrived while
-  /// it ran or the one that killed it (Ctrl-C in an editor that does not catch
-  /// it), or nil. When there is one, the handled signals are ignored from then on:
-  /// a late one (a shell passes a hangup on to its jobs) must not cut short the
-  /// removal of what the editor left, such as vi's swap file.
-  func interruption(_ outcome: ChildProcess.Outcome) -> Int32? {
-    var found: Int32?
-    if case .killed(let killer) = outcome, Self.handledSignals.contains(killer) { found = killer }
-    if Self.pendingSignal != 0 { found = Self.pendingSignal }
-    if found != nil {
-      for number in Self.handledSignals { _ = signal(number, SIG_IGN) }
-    }
-    Self.editorRunning = 0
-    // A signal recorded in between still counts.
-    if found == nil, Self.pendingSignal != 0 {
-      found = Self.pendingSignal
-      for number in Self.handledSignals { _ = signal(number, SIG_IGN) }
-    }
-    return found
-  }
-
   /// Removes the folder and dies by `number`, so that the shell sees the interruption.
   func die(by number: Int32) -> Never {
     remove()
-    _ = signal(number, SIG_DFL)
-    raise(number)
-    exit(128 + number)
+    SignalScope.die(by: number)
   }
 
   private func forget() {
-    for number in Self.handledSignals { _ = signal(number, SIG_DFL) }
-    free(Self.cleanupFile)
-    free(Self.cleanupFolder)
-    Self.cleanupFile = nil
-    Self.cleanupFolder = nil
+    cleanups.forEach(SignalScope.pop)
+    cleanups = []
   }
 
   deinit { remove() }
-}
-
-private func editFolderSignalHandler(_ number: Int32) {
-  if EditFolder.editorRunning != 0 {
-    // The editor has the terminal and got the same signal; act once it exits.
-    if number != SIGINT && number != SIGQUIT { EditFolder.pendingSignal = number }
-    return
-  }
-  if let file = EditFolder.cleanupFile { unlink(file) }
-  if let folder = EditFolder.cleanupFolder { rmdir(folder) }
-  _ = signal(number, SIG_DFL)
-  raise(number)
 }

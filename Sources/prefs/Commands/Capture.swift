@@ -1,8 +1,5 @@
 import PrefsKit
 
-/// Set by SIGINT and SIGTERM while `prefs capture` watches.
-nonisolated(unsafe) private var captureStopped: sig_atomic_t = 0
-
 /// `prefs capture DOMAIN... [-o FILE] [--for SECONDS] [--since SNAPSHOT]`.
 enum Capture {
   static let duration = OptionSpec(
@@ -91,19 +88,6 @@ enum Capture {
   static func watch(
     _ domains: [any PreferenceDomain], baseline: [PrefDictionary?], seconds: Double?, console: Console
   ) throws {
-    captureStopped = 0
-    // A parent may have started us with these blocked (posix_spawn keeps the mask).
-    var stopping = sigset_t()
-    sigemptyset(&stopping)
-    sigaddset(&stopping, SIGINT)
-    sigaddset(&stopping, SIGTERM)
-    pthread_sigmask(SIG_UNBLOCK, &stopping, nil)
-    signal(SIGINT) { _ in captureStopped = 1 }
-    signal(SIGTERM) { _ in captureStopped = 1 }
-    defer {
-      signal(SIGINT, SIG_DFL)
-      signal(SIGTERM, SIG_DFL)
-    }
     let watcher = DomainWatcher(paths: domains.map(\.location))
     console.err(
       "prefs: watching \(Apply.count(domains.count, "domain")) (\(watcher.usesNotifications ? "inotify" : "polling")); "
@@ -113,18 +97,21 @@ enum Capture {
     let deadline = seconds.map { Date().addingTimeInterval($0) }
     let progress = ProgressLine(total: domains.count)
     var changed = Set<String>()
-    while captureStopped == 0 {
-      let remaining = deadline.map { $0.timeIntervalSinceNow } ?? 0.25
-      if remaining <= 0 { break }
-      for path in watcher.changes(waitingUpTo: min(0.25, remaining)) {
-        guard let index = domains.firstIndex(where: { $0.location == path }) else { continue }
-        let now = try? domains[index].read(options: ReadOptions())
-        if let now, now != baseline[index] {
-          changed.insert(domains[index].name)
-        } else if now != nil {
-          changed.remove(domains[index].name)
+    // Ctrl-C ends the watch, not the command: the changes are still written.
+    SignalScope.interceptingStops { stopped in
+      while !stopped() {
+        let remaining = deadline.map { $0.timeIntervalSinceNow } ?? 0.25
+        if remaining <= 0 { break }
+        for path in watcher.changes(waitingUpTo: min(0.25, remaining)) {
+          guard let index = domains.firstIndex(where: { $0.location == path }) else { continue }
+          let now = try? domains[index].read(options: ReadOptions())
+          if let now, now != baseline[index] {
+            changed.insert(domains[index].name)
+          } else if now != nil {
+            changed.remove(domains[index].name)
+          }
+          progress.show("changed so far: \(changed.isEmpty ? "nothing" : changed.sorted().joined(separator: ", "))")
         }
-        progress.show("changed so far: \(changed.isEmpty ? "nothing" : changed.sorted().joined(separator: ", "))")
       }
     }
     progress.clear()

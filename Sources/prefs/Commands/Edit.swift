@@ -37,8 +37,8 @@ enum Edit {
     let editor = Editor.command()
 
     while true {
-      let outcome = try Editor.run(editor, on: folder.file)
-      if let signal = folder.interruption(outcome) {
+      let (outcome, interruption) = try Editor.run(editor, on: folder.file)
+      if let signal = interruption {
         folder.remove()
         // After a hangup there is no terminal left to tell.
         if signal != SIGHUP { console.err("prefs: edit aborted: the editor was interrupted; nothing was changed") }
