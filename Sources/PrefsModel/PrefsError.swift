@@ -103,9 +103,9 @@ extension PrefsError {
   public static func text(of error: any Error) -> String {
     switch error {
     case let error as PrefsError: return error.description
-    case let error as POSIXError: return String(cString: strerror(error.code.rawValue))
+    case let error as POSIXError: return systemErrorText(error.code.rawValue)
     case let error as CocoaError:
-      let reason = (error.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+      let reason = (error.underlying as? POSIXError).map { systemErrorText($0.code.rawValue) }
       return [error.filePath, reason ?? "error \(error.code.rawValue)"].compactMap { $0 }.joined(separator: ": ")
     default: return String(describing: error)
     }
@@ -132,3 +132,7 @@ public final class Warnings: @unchecked Sendable {
   /// The warnings so far, in order.
   public var all: [PrefsWarning] { lock.withLock { items } }
 }
+
+/// The C library's text for an error number (`errno` by default), for messages: the one
+/// place that calls strerror(3).
+package func systemErrorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }

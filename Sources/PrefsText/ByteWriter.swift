@@ -108,6 +108,3 @@ public final class ByteWriter {
     }
   }
 }
-
-/// The C library's text for an error number (`errno` by default), for messages.
-package func systemErrorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }

@@ -59,7 +59,7 @@ struct Console: Sendable {
         let code = errno
         if code == EINTR { continue }
         if code == EPIPE { throw BrokenPipe() }
-        throw PrefsError(.io, "write failed: \(String(cString: strerror(code)))", file: "<stdout>")
+        throw PrefsError(.io, "write failed: \(systemErrorText(code))", file: "<stdout>")
       }
       offset += n
     }

@@ -128,7 +128,7 @@ enum GitSetup {
     var changes = removed.map { "removed '\($0)' from \(path)" }
     if rest.allSatisfy(\.isWhitespace) {
       guard unlink(path) == 0 else {
-        throw PrefsError(.io, "cannot delete: \(String(cString: strerror(errno)).lowercased())", file: path)
+        throw PrefsError(.io, "cannot delete: \(systemErrorText(errno).lowercased())", file: path)
       }
       changes.append("deleted \(path), which is now empty")
     } else {
