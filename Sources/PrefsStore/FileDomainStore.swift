@@ -22,9 +22,7 @@ public struct FileDomainStore: DomainStore {
   /// `PREFS_DEFAULTS_DIR`, else `$XDG_CONFIG_HOME` when absolute, else `$HOME/.config`.
   public static func defaultDirectory(environment: [String: String]) -> String {
     if let explicit = environment["PREFS_DEFAULTS_DIR"], !explicit.isEmpty { return explicit }
-    if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg }
-    let home = homeFolder(in: environment)
-    return home.appendingPathComponent(".config")
+    return XDGFolder.config.path(in: environment)
   }
 
   public var location: String { directory }

@@ -9,6 +9,26 @@ package func homeFolder(in environment: [String: String]) -> String {
   environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
 }
 
+/// The XDG base folders (config, state), each `$XDG_<KIND>_HOME` when it is an absolute
+/// path, as the XDG Base Directory specification says, else its default below home.
+package enum XDGFolder: Sendable {
+  /// `$XDG_CONFIG_HOME`, else `~/.config`: where Foundation's `UserDefaults` keeps domains on Linux.
+  case config
+  /// `$XDG_STATE_HOME`, else `~/.local/state`.
+  case state
+
+  /// The folder in `environment`.
+  package func path(in environment: [String: String]) -> String {
+    let (variable, fallback) =
+      switch self {
+      case .config: ("XDG_CONFIG_HOME", ".config")
+      case .state: ("XDG_STATE_HOME", ".local/state")
+      }
+    if let xdg = environment[variable], xdg.hasPrefix("/") { return xdg }
+    return homeFolder(in: environment).appendingPathComponent(fallback)
+  }
+}
+
 /// Whether `path` is a folder (following symbolic links); nil when nothing is there.
 package func isFolder(_ path: String) -> Bool? {
   var info = stat()

@@ -43,14 +43,7 @@ public struct SnapshotStore: Sendable {
 
   /// The folder for this environment.
   public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-    let state: String
-    if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-      state = xdg
-    } else {
-      let home = homeFolder(in: environment)
-      state = home.appendingPathComponent(".local/state")
-    }
-    self.init(directory: state.appendingPathComponent("prefs/snapshots"))
+    self.init(directory: XDGFolder.state.path(in: environment).appendingPathComponent("prefs/snapshots"))
   }
 
   private static let undoneSuffix = ".undone.plist"

@@ -184,7 +184,6 @@ private struct Git {
     if let configured = try config("--global", ["--get", "core.attributesFile"]), !configured.isEmpty {
       return configured.hasPrefix("~/") ? home + configured.dropFirst() : configured
     }
-    if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/git/attributes" }
-    return home + "/.config/git/attributes"
+    return XDGFolder.config.path(in: environment) + "/git/attributes"
   }
 }
