@@ -348,25 +348,6 @@ import Testing
   }
 }
 
-/// Tests that need a corpus or a tool skip visibly when it is missing (DESIGN.md,
-/// rule 8): none returns early, and so passes without having run.
-@Suite struct TestHygieneTests {
-  @Test func noTestReturnsEarlyWhenACorpusOrToolIsMissing() throws {
-    let folder = TestSupport.packageRoot.appendingPathComponent("Tests")
-    let checks = ["corpus(", "corpusFiles()", "Python.find()", "TestSupport.python()"]
-    var found: [String] = []
-    let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
-    for name in files where name.hasSuffix(".swift") {
-      let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-      where line.contains("else { return }") && checks.contains(where: { line.contains($0) }) {
-        found.append("\(name):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
-      }
-    }
-    #expect(found == [], "use .enabled(if:) with a reason, or try #require")
-  }
-}
-
 /// `make install` strips the binary, which still runs, and the manual names every
 /// file it installs.
 @Suite struct InstallTests {
