@@ -61,8 +61,7 @@ import Testing
       let value = PrefValue.dictionary(dict)
       let text = try codec.encode(value)
       let back = try codec.decode(text)
-      #expect(back == value, "\(String(decoding: text, as: UTF8.self))")
-      if back != value { return }
+      try #require(back == value, "\(String(decoding: text, as: UTF8.self))")
     }
   }
 

@@ -78,4 +78,75 @@ import Testing
     #expect(script.count(where: { $0 == .insert }) == 1_000)
     #expect(Self.apply(script, a, b) == b)
   }
+
+  // MARK: The unified output
+
+  static func unified(_ old: String, _ new: String, context: Int = 3) -> String {
+    LineDiff.unified(old: old, new: new, oldName: "a", newName: "b", context: context)
+  }
+
+  /// Lines `l1` to `ln`, each ended by a newline.
+  static func numbered(_ n: Int, changing changed: Set<Int> = []) -> String {
+    (1...n).map { changed.contains($0) ? "x\($0)\n" : "l\($0)\n" }.joined()
+  }
+
+  @Test func equalTextsHaveNoDiff() {
+    #expect(Self.unified("", "") == "")
+    #expect(Self.unified("a\nb\n", "a\nb\n") == "")
+  }
+
+  @Test func anEmptySideIsOneHunkFromLineZero() {
+    #expect(Self.unified("", "a\nb\n") == "--- a\n+++ b\n@@ -0,0 +1,2 @@\n+a\n+b\n")
+    #expect(Self.unified("a\nb\n", "") == "--- a\n+++ b\n@@ -1,2 +0,0 @@\n-a\n-b\n")
+  }
+
+  @Test func insertionsAndDeletionsAtEitherEnd() {
+    #expect(Self.unified("b\nc\n", "a\nb\nc\n") == "--- a\n+++ b\n@@ -1,2 +1,3 @@\n+a\n b\n c\n")
+    #expect(Self.unified("a\nb\n", "a\nb\nc\n") == "--- a\n+++ b\n@@ -1,2 +1,3 @@\n a\n b\n+c\n")
+    #expect(Self.unified("a\nb\nc\n", "b\nc\n") == "--- a\n+++ b\n@@ -1,3 +1,2 @@\n-a\n b\n c\n")
+    #expect(Self.unified("a\nb\nc\n", "a\nb\n") == "--- a\n+++ b\n@@ -1,3 +1,2 @@\n a\n b\n-c\n")
+  }
+
+  @Test func aMovedLineIsDeletedAndInserted() {
+    #expect(Self.unified("a\nb\nc\n", "b\nc\na\n") == "--- a\n+++ b\n@@ -1,3 +1,3 @@\n-a\n b\n c\n+a\n")
+  }
+
+  @Test func hunksHaveThreeLinesOfContextAndHeadersCountingBothSides() {
+    let diff = Self.unified(Self.numbered(20), Self.numbered(20, changing: [2, 19]))
+    #expect(
+      diff == """
+        --- a
+        +++ b
+        @@ -1,5 +1,5 @@
+         l1
+        -l2
+        +x2
+         l3
+         l4
+         l5
+        @@ -16,5 +16,5 @@
+         l16
+         l17
+         l18
+        -l19
+        +x19
+         l20
+
+        """)
+  }
+
+  @Test func changesWithinTwiceTheContextShareAHunk() {
+    let diff = Self.unified(Self.numbered(20), Self.numbered(20, changing: [5, 11]))
+    #expect(diff.components(separatedBy: "@@ -").count == 2, "\(diff)")
+    #expect(diff.contains("@@ -2,13 +2,13 @@\n l2\n"), "\(diff)")
+    let apart = Self.unified(Self.numbered(20), Self.numbered(20, changing: [5, 12]))
+    #expect(apart.components(separatedBy: "@@ -").count == 3, "\(apart)")
+  }
+
+  @Test func contextZeroShowsOnlyTheChangedLines() {
+    #expect(
+      Self.unified(Self.numbered(5), Self.numbered(5, changing: [3]), context: 0)
+        == "--- a\n+++ b\n@@ -3,1 +3,1 @@\n-l3\n+x3\n")
+    #expect(Self.unified("a\nc\n", "a\nb\nc\n", context: 0) == "--- a\n+++ b\n@@ -1,0 +2,1 @@\n+b\n")
+  }
 }

@@ -277,13 +277,14 @@ import Testing
 
   // MARK: UserDefaults agrees
 
-  /// Builds the probe program once per run; nil (with a note) without `swiftc`.
+  /// The compiler that builds the probe; the tests that run it skip without it.
+  static let swiftc = TestSupport.executable(named: "swiftc")
+
+  /// Builds the probe program once per run; nil (with the issue recorded) when it does
+  /// not build, or without `swiftc`.
   static let probe: URL? = {
     let source = TestSupport.packageRoot.appendingPathComponent("Tests/Fixtures/UserDefaultsProbe/main.swift")
-    guard let swiftc = TestSupport.executable(named: "swiftc") else {
-      print("note: swiftc is not on the PATH; skipping the UserDefaults agreement tests")
-      return nil
-    }
+    guard let swiftc else { return nil }
     // Inside the package's build folder rather than /tmp; one per test process, so that
     // two runs at once do not replace each other's, and earlier runs' are removed.
     let folder = TestSupport.packageRoot.appendingPathComponent(".build/test-fixtures")
@@ -305,11 +306,10 @@ import Testing
   func probe(_ verb: String, suite: String, store: Store) throws -> TestSupport.ProcessResult {
     var environment = ProcessInfo.processInfo.environment
     environment["XDG_CONFIG_HOME"] = store.url.path
-    return try TestSupport.run(Self.probe!, [verb, suite], environment: environment)
+    return try TestSupport.run(try #require(Self.probe), [verb, suite], environment: environment)
   }
 
-  @Test func userDefaultsReadsWhatPrefsImportsAndWrites() throws {
-    guard Self.probe != nil else { return }
+  @Test(.needsUserDefaultsProbe) func userDefaultsReadsWhatPrefsImportsAndWrites() throws {
     let store = try Store()
     #expect(try store.prefs(["import", "com.example.app"], input: Self.everyKindJSON).status == 0)
     #expect(try store.prefs(["write", "com.example.app", "extra", "-int", "-7"]).status == 0)
@@ -332,16 +332,14 @@ import Testing
         """)
   }
 
-  @Test func aStringWhereTheAppWantsABoolReadsAsTheFallback() throws {
-    guard Self.probe != nil else { return }
+  @Test(.needsUserDefaultsProbe) func aStringWhereTheAppWantsABoolReadsAsTheFallback() throws {
     let store = try Store()
     _ = try store.prefs(["write", "com.example.app", "isAccountPrivate", "false"])
     let read = try probe("read", suite: "com.example.app", store: store)
     #expect(read.stdout.hasSuffix("app reads: username= isAccountPrivate=true ringtone=Chimes\n"))
   }
 
-  @Test func prefsExportsWhatUserDefaultsWrote() throws {
-    guard Self.probe != nil else { return }
+  @Test(.needsUserDefaultsProbe) func prefsExportsWhatUserDefaultsWrote() throws {
     let store = try Store()
     #expect(try probe("write", suite: "com.example.app", store: store).status == 0)
     let exported = try store.prefs(["export", "com.example.app", "--format", "json", "--compact"])
@@ -350,5 +348,13 @@ import Testing
         == #"{"blob":{"$data":"AQL/"},"count":42,"isAccountPrivate":false,"list":["a","b"],"ratio":1.5,"#
         + #""ringtone":"Signal","since":{"$date":"2023-11-14T22:13:20Z"},"table":{"nested":1},"username":"ada"}"# + "\n"
     )
+  }
+}
+
+extension Trait where Self == ConditionTrait {
+  /// Runs the test only when `swiftc` is there to build the `UserDefaults` probe; a
+  /// probe that does not build fails the test.
+  static var needsUserDefaultsProbe: Self {
+    .enabled(if: DomainCommandTests.swiftc != nil, "swiftc is not on the PATH to build the UserDefaults probe")
   }
 }

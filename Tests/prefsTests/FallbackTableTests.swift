@@ -38,8 +38,7 @@ import Testing
     }
   }
 
-  @Test func everyLinuxCellMatchesRealUserDefaults() throws {
-    guard DomainCommandTests.probe != nil else { return }
+  @Test(.needsUserDefaultsProbe) func everyLinuxCellMatchesRealUserDefaults() throws {
     let store = try DomainCommandTests.Store()
     let json = try Format.json.codec.encode(.dictionary(Self.rows))
     #expect(try TestSupport.prefs(["import", "com.example.casts"], input: json, store: store.url).status == 0)
@@ -62,8 +61,7 @@ import Testing
     }
   }
 
-  @Test func aUIDMakesLinuxReadTheWholeDomainAsEmpty() throws {
-    guard DomainCommandTests.probe != nil else { return }
+  @Test(.needsUserDefaultsProbe) func aUIDMakesLinuxReadTheWholeDomainAsEmpty() throws {
     let store = try DomainCommandTests.Store()
     let input = Data(#"{"ringtone": "Waves", "archived": {"$uid": 5}}"#.utf8)
     #expect(try TestSupport.prefs(["import", "com.example.uid"], input: input, store: store.url).status == 0)

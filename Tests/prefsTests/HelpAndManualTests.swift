@@ -72,11 +72,9 @@ import Testing
     }
   }
 
-  @Test func theManualFormatsWithoutWarnings() throws {
-    guard let groff = TestSupport.executable(named: "groff") else {
-      print("note: groff is not installed; skipping the manual page format check")
-      return
-    }
+  @Test(.enabled(if: TestSupport.executable(named: "groff") != nil, "groff is not installed"))
+  func theManualFormatsWithoutWarnings() throws {
+    let groff = try #require(TestSupport.executable(named: "groff"))
     let result = try TestSupport.run(
       groff, ["-mdoc", "-ww", "-z", TestSupport.packageRoot.appendingPathComponent("man/prefs.1").path])
     #expect(result.status == 0)
@@ -85,13 +83,9 @@ import Testing
 
   /// Runs the EXAMPLES of the manual, in order, in a scratch home with its own store.
   @Test func theManualExamplesWork() throws {
-    guard
-      let examples = Self.manual.components(separatedBy: ".Sh EXAMPLES\n").last?
-        .components(separatedBy: ".Sh ").first
-    else {
-      Issue.record("no EXAMPLES section")
-      return
-    }
+    let examples = try #require(
+      Self.manual.components(separatedBy: ".Sh EXAMPLES\n").last?.components(separatedBy: ".Sh ").first,
+      "no EXAMPLES section")
     let commands = examples.split(separator: "\n").filter { $0.hasPrefix(".Dl ") }.map { line in
       String(line.dropFirst(4)).replacingOccurrences(of: "\\(dq", with: "\"")
         .replacingOccurrences(of: "\\e", with: "\\")
@@ -262,7 +256,7 @@ import Testing
   }
 
   @Test(arguments: ["bash", "zsh", "fish"])
-  func completionScriptsParseInTheirShells(shell: String) throws {
+  func completionScriptsNameEveryCommand(shell: String) throws {
     let script = try TestSupport.prefs(["completions", shell])
     #expect(script.status == 0)
     for command in Commands.all {
@@ -270,10 +264,22 @@ import Testing
     }
     #expect(script.stdout.contains("sort-keys"))
     #expect(script.stdout.contains("prefs domains"))
-    guard let executable = TestSupport.executable(named: shell) else {
-      print("note: \(shell) is not installed; skipping the syntax check of its completion script")
-      return
-    }
+  }
+
+  @Test(.enabled(if: TestSupport.executable(named: "bash") != nil, "bash is not installed"))
+  func theBashCompletionScriptParses() throws { try expectCompletionScriptParses(in: "bash") }
+
+  @Test(.enabled(if: TestSupport.executable(named: "zsh") != nil, "zsh is not installed"))
+  func theZshCompletionScriptParses() throws { try expectCompletionScriptParses(in: "zsh") }
+
+  @Test(.enabled(if: TestSupport.executable(named: "fish") != nil, "fish is not installed"))
+  func theFishCompletionScriptParses() throws { try expectCompletionScriptParses(in: "fish") }
+
+  /// Checks the syntax of the completion script for `shell` with `shell -n`.
+  func expectCompletionScriptParses(in shell: String) throws {
+    let executable = try #require(TestSupport.executable(named: shell))
+    let script = try TestSupport.prefs(["completions", shell])
+    #expect(script.status == 0)
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("prefs-completion-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: file) }
     try Data(script.stdout.utf8).write(to: file)
@@ -281,8 +287,9 @@ import Testing
     #expect(check.status == 0, "\(check.stderr)")
   }
 
-  @Test func bashCompletionCompletesCommandsFormatsAndDomains() throws {
-    guard let bash = TestSupport.executable(named: "bash") else { return }
+  @Test(.enabled(if: TestSupport.executable(named: "bash") != nil, "bash is not installed"))
+  func bashCompletionCompletesCommandsFormatsAndDomains() throws {
+    let bash = try #require(TestSupport.executable(named: "bash"))
     let store = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: store) }
     _ = try TestSupport.prefs(["write", "com.example.app", "k", "v"], store: store)
@@ -338,25 +345,6 @@ import Testing
     let makefile = try String(
       contentsOf: TestSupport.packageRoot.appendingPathComponent("Makefile"), encoding: .utf8)
     #expect(!makefile.contains("/tmp/"))
-  }
-}
-
-/// Tests that need a corpus or a tool skip visibly when it is missing (DESIGN.md,
-/// rule 8): none returns early, and so passes without having run.
-@Suite struct TestHygieneTests {
-  @Test func noTestReturnsEarlyWhenACorpusOrToolIsMissing() throws {
-    let folder = TestSupport.packageRoot.appendingPathComponent("Tests")
-    let checks = ["corpus(", "corpusFiles()", "Python.find()", "TestSupport.python()"]
-    var found: [String] = []
-    let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
-    for name in files where name.hasSuffix(".swift") {
-      let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-      where line.contains("else { return }") && checks.contains(where: { line.contains($0) }) {
-        found.append("\(name):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
-      }
-    }
-    #expect(found == [], "use .enabled(if:) with a reason, or try #require")
   }
 }
 

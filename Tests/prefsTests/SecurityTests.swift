@@ -53,11 +53,8 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: real.path) == ["com.example.app.plist"])
   }
 
-  @Test func ownerAndGroupAreKept() throws {
-    guard geteuid() == 0 else {
-      print("note: not root; skipping the owner test (it needs chown)")
-      return
-    }
+  @Test(.enabled(if: geteuid() == 0, "not root; the owner test needs chown"))
+  func ownerAndGroupAreKept() throws {
     let store = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: store) }
     #expect(try TestSupport.prefs(["write", "com.example.app", "a", "1"], store: store).status == 0)

@@ -491,13 +491,13 @@ final class GitRepository {
 }
 
 /// What only shows on a terminal: colour in diffs and progress of long work.
-@Suite struct TerminalOutputTests {
-  /// Runs `prefs` under `script`, which gives it a pseudo-terminal; nil without `script`.
-  func onTerminal(_ arguments: [String], environment extra: [String: String] = [:]) throws -> String? {
-    guard let script = TestSupport.executable(named: "script") else {
-      print("note: script(1) is not installed; skipping the terminal output tests")
-      return nil
-    }
+@Suite(.enabled(if: TestSupport.executable(named: "script") != nil, "needs script(1) for a pseudo-terminal"))
+struct TerminalOutputTests {
+  static let script = TestSupport.executable(named: "script")
+
+  /// Runs `prefs` under `script`, which gives it a pseudo-terminal.
+  func onTerminal(_ arguments: [String], environment extra: [String: String] = [:]) throws -> String {
+    let script = try #require(Self.script)
     let command = ([TestSupport.prefsBinary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = nil
@@ -512,12 +512,12 @@ final class GitRepository {
     let b = folder.appendingPathComponent("b.json").path
     try Data(#"{"a": 1, "b": 1}"#.utf8).write(to: URL(fileURLWithPath: a))
     try Data(#"{"a": 2, "c": 1}"#.utf8).write(to: URL(fileURLWithPath: b))
-    guard let coloured = try onTerminal(["diff", a, b]) else { return }
+    let coloured = try onTerminal(["diff", a, b])
     #expect(coloured.contains("\u{1B}[33m~ a: 1 -> 2\u{1B}[0m"))
     #expect(coloured.contains("\u{1B}[31m- b: 1\u{1B}[0m"))
     #expect(coloured.contains("\u{1B}[32m+ c: 1\u{1B}[0m"))
     let plain = try onTerminal(["diff", a, b], environment: ["NO_COLOR": "1"])
-    #expect(plain?.contains("\u{1B}[") == false)
+    #expect(!plain.contains("\u{1B}["))
     // And never in a pipe.
     #expect(!(try TestSupport.prefs(["diff", a, b], environment: ["NO_COLOR": ""]).stdout.contains("\u{1B}[")))
   }
@@ -530,11 +530,10 @@ final class GitRepository {
     try Data(#"{"a": 1}"#.utf8).write(to: URL(fileURLWithPath: a))
     try Data(#"{"a": 2}"#.utf8).write(to: URL(fileURLWithPath: b))
     let red = "\u{1B}[33m~ a: 1 -> 2\u{1B}[0m"
-    guard let dumb = try onTerminal(["diff", a, b], environment: ["TERM": "dumb"]) else { return }
+    let dumb = try onTerminal(["diff", a, b], environment: ["TERM": "dumb"])
     #expect(dumb.contains("~ a: 1 -> 2") && !dumb.contains("\u{1B}["), "\(dumb)")
-    #expect(
-      try onTerminal(["diff", "--color=never", a, b], environment: ["TERM": "xterm"])?.contains("\u{1B}[") == false)
-    #expect(try onTerminal(["diff", a, b, "--color", "auto"], environment: ["TERM": "xterm"])?.contains(red) == true)
+    #expect(!(try onTerminal(["diff", "--color=never", a, b], environment: ["TERM": "xterm"]).contains("\u{1B}[")))
+    #expect(try onTerminal(["diff", a, b, "--color", "auto"], environment: ["TERM": "xterm"]).contains(red))
     // always: also in a pipe, and over NO_COLOR, which only sets the default; before the command too.
     for arguments in [["diff", a, b, "--color=always"], ["--color", "always", "diff", a, b]] {
       let piped = try TestSupport.prefs(arguments, environment: ["NO_COLOR": "1", "TERM": "dumb"])
@@ -559,7 +558,7 @@ final class GitRepository {
     let file = folder.appendingPathComponent("d.json").path
     let bytes = Data((0..<40).map { UInt8($0) })
     try Data(#"{"blob": {"$data": "\#(bytes.base64EncodedString())"}}"#.utf8).write(to: URL(fileURLWithPath: file))
-    guard let shown = try onTerminal(["get", file, "blob"]) else { return }
+    let shown = try onTerminal(["get", file, "blob"])
     #expect(
       shown.replacingOccurrences(of: "\r\n", with: "\n")
         == "0000  00010203 04050607 08090a0b 0c0d0e0f 10111213 14151617 18191a1b 1c1d1e1f\n"
@@ -569,8 +568,8 @@ final class GitRepository {
       try TestSupport.prefs(["get", file, "blob"]).stdout == bytes.map { String(format: "%02x", $0) }.joined() + "\n")
     // A binary plist is refused on a terminal unless -o - asks for it.
     let refused = try onTerminal(["convert", file, "--to", "binary"])
-    #expect(refused?.contains("prefs: error: a binary plist is not for a terminal") == true, "\(refused ?? "")")
-    #expect(try onTerminal(["convert", file, "--to", "binary", "-o", "-"])?.hasPrefix("bplist00") == true)
+    #expect(refused.contains("prefs: error: a binary plist is not for a terminal"), "\(refused)")
+    #expect(try onTerminal(["convert", file, "--to", "binary", "-o", "-"]).hasPrefix("bplist00"))
     #expect(try TestSupport.prefs(["convert", file, "--to", "binary"]).stdout.hasPrefix("bplist00"))
   }
 
@@ -584,10 +583,7 @@ final class GitRepository {
     for name in ["com.example.one", "com.example.two"] {
       _ = try TestSupport.prefs(["write", name, "k", "v"], store: store)
     }
-    guard
-      let shown = try onTerminal(
-        ["export", "--all", "-o", backup.path], environment: ["PREFS_DEFAULTS_DIR": store.path])
-    else { return }
+    let shown = try onTerminal(["export", "--all", "-o", backup.path], environment: ["PREFS_DEFAULTS_DIR": store.path])
     #expect(shown.contains("[1/2] com.example.one"))
     #expect(shown.contains("exported 2 domains to \(backup.path)"))
     let piped = try TestSupport.prefs(["export", "--all", "-o", backup.path], store: store)

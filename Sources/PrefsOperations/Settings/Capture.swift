@@ -59,44 +59,46 @@ public enum SettingsCapture {
 /// Watches the files of some domains for changes: inotify on Linux (on their
 /// folders, as writers replace files by renaming), else polling their size,
 /// modification time and inode.
+///
+/// Sendable: its one mutable part, the last signature of each file, is read and
+/// written under its lock, so ``changes(waitingUpTo:)`` may be called from any thread.
 public final class DomainWatcher: @unchecked Sendable {
   private let paths: [String]
+  private let lock = Lock()
   private var signatures: [String: [Int]] = [:]
-  #if canImport(Glibc)
-    private var descriptor: Int32 = -1
-    private var watches: [Int32: String] = [:]
-  #endif
+  /// The inotify descriptor watching the files' folders; -1 when polling.
+  private let descriptor: Int32
 
   /// Whether changes come from inotify rather than polling.
-  public private(set) var usesNotifications = false
+  public var usesNotifications: Bool { descriptor >= 0 }
 
   /// Watches the files at `paths` (they need not exist yet). `polling` forces polling.
   public init(paths: [String], polling: Bool = false) {
     self.paths = paths
     for path in paths { signatures[path] = Self.signature(path) }
+    descriptor = polling ? -1 : Self.watchFolders(of: paths)
+  }
+
+  /// An inotify descriptor watching the folders of `paths`, or -1 where there is none.
+  private static func watchFolders(of paths: [String]) -> Int32 {
     #if canImport(Glibc)
-      guard !polling else { return }
       let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-      guard fd >= 0 else { return }
+      guard fd >= 0 else { return -1 }
       let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB)
       for folder in Set(paths.map { AtomicFile.resolvedTarget($0).deletingLastPathComponent }) {
-        let watch = inotify_add_watch(fd, folder.isEmpty ? "." : folder, mask)
-        guard watch >= 0 else {
+        guard inotify_add_watch(fd, folder.isEmpty ? "." : folder, mask) >= 0 else {
           close(fd)
-          watches = [:]
-          return
+          return -1
         }
-        watches[watch] = folder
       }
-      descriptor = fd
-      usesNotifications = true
+      return fd
+    #else
+      return -1
     #endif
   }
 
   deinit {
-    #if canImport(Glibc)
-      if descriptor >= 0 { close(descriptor) }
-    #endif
+    if descriptor >= 0 { close(descriptor) }
   }
 
   /// Waits up to `timeout` seconds for a change, and returns the paths whose files
@@ -124,15 +126,17 @@ public final class DomainWatcher: @unchecked Sendable {
   }
 
   private func changedPaths() -> [String] {
-    var changed: [String] = []
-    for path in paths {
-      let now = Self.signature(path)
-      if now != signatures[path] {
-        signatures[path] = now
-        changed.append(path)
+    lock.withLock {
+      var changed: [String] = []
+      for path in paths {
+        let now = Self.signature(path)
+        if now != signatures[path] {
+          signatures[path] = now
+          changed.append(path)
+        }
       }
+      return changed
     }
-    return changed
   }
 
   /// Size, modification time (ns), inode and change time of a file; empty when missing.

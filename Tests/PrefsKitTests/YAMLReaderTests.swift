@@ -1,0 +1,338 @@
+import Foundation
+import PrefsKit
+import PrefsTestSupport
+import Testing
+
+@testable import PrefsDocument
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+@testable import PrefsStore
+@testable import PrefsText
+
+extension YAMLCodecTests {
+  @Suite("YAML reader")
+  struct Reader {
+    @Test func plainQuotedAndBlockScalars() throws {
+      let text = """
+        a: yes
+        b: "yes"
+        c: 'on'
+        d: 0755
+        e: |
+          line
+        f: >-
+          folded
+          text
+        g: 1.5
+        h: 2001-12-14
+        i: -.inf
+        """
+      #expect(
+        try read(text)
+          == .dictionary([
+            "a": .string("yes"), "b": .string("yes"), "c": .string("on"), "d": .integer(755),
+            "e": .string("line\n"),
+            "f": .string("folded text"), "g": .real(1.5), "h": date("2001-12-14"),
+            "i": .real(-.infinity),
+          ]))
+      #expect(
+        try read(text, .v1_1)
+          == .dictionary([
+            "a": .bool(true), "b": .string("yes"), "c": .string("on"), "d": .integer(493),
+            "e": .string("line\n"),
+            "f": .string("folded text"), "g": .real(1.5), "h": date("2001-12-14"),
+            "i": .real(-.infinity),
+          ]))
+    }
+
+    @Test func keysKeepTheirOrder() throws {
+      let value = try read("z: 1\na: 2\nm: 3\n")
+      #expect(value.dictionaryValue?.keys == ["z", "a", "m"])
+    }
+
+    @Test func topLevelMayBeAnyKind() throws {
+      #expect(try read("hello") == .string("hello"))
+      #expect(try read("- 1\n- two") == .array([.integer(1), .string("two")]))
+      #expect(try read("[]") == .array([]))
+      #expect(try read("{}") == .dictionary([:]))
+      #expect(try read("!!binary AAEC") == .data(Data([0, 1, 2])))
+      #expect(try read("--- 12\n...\n") == .integer(12))
+    }
+
+    // MARK: Tags
+
+    static let tagged: [(String, PrefValue)] = [
+      ("!!str 12", .string("12")), ("!!str", .string("")), ("!!str true", .string("true")),
+      ("!!int \"12\"", .integer(12)), ("!!int 0x10", .integer(16)), ("!!float 1", .real(1.0)),
+      ("!!float \"2.5\"", .real(2.5)), ("!!float .nan", .real(.nan)),
+      ("!!bool \"true\"", .bool(true)),
+      ("!!timestamp 2001-12-14", date("2001-12-14")),
+      ("!!timestamp \"2001-12-14T21:59:00Z\"", date("2001-12-14T21:59:00Z")),
+      ("!!binary \"AAEC\"", .data(Data([0, 1, 2]))),
+      ("!!binary |\n  AA\n  EC\n", .data(Data([0, 1, 2]))),
+      ("!uid 7", .uid(7)), ("!uid 18446744073709551615", .uid(.max)), ("! 12", .string("12")),
+      ("! true", .string("true")),
+      ("!<tag:yaml.org,2002:int> \"3\"", .integer(3)), ("!<tag:yaml.org,2002:str> 3", .string("3")),
+      ("!!map {a: 1}", .dictionary(["a": .integer(1)])), ("!!seq [1]", .array([.integer(1)])),
+      ("! [1]", .array([.integer(1)])),
+      ("%TAG !e! tag:yaml.org,2002:\n---\n!e!int \"5\"", .integer(5)),
+    ]
+
+    @Test("explicit tags are obeyed", arguments: tagged)
+    func tag(_ row: (String, PrefValue)) throws {
+      #expect(try read(row.0) == row.1)
+    }
+
+    static let badTags: [(String, String)] = [
+      ("k: !!int abc", "1:4: !!int value 'abc' is not an integer"),
+      ("k: !!int 1.5", "1:4: !!int value '1.5' is not an integer"),
+      ("k: !!float abc", "1:4: !!float value 'abc' is not a real"),
+      ("k: !!bool yes", "1:4: !!bool value 'yes' is not a bool"),
+      ("k: !!null x", "1:4: !!null value 'x' is not null"),
+      ("k: !!timestamp soon", "1:4: !!timestamp value 'soon' is not a timestamp"),
+      ("k: !!binary '@@'", "1:4: !!binary value '@@' is not base64 (byte 0x40 is not base64)"),
+      ("k: !uid -1", "1:4: !uid value '-1' is not a non-negative integer"),
+      ("k: !foo x", "1:4: unknown tag !foo"), ("k: !!set {a: 1}", "1:4: unknown tag !!set"),
+      ("k: !!omap []", "1:4: unknown tag !!omap"),
+      ("k: !<tag:example.com,2000:x> 1", "1:4: unknown tag tag:example.com,2000:x"),
+      ("k: !!map x", "1:4: !!map tag on a scalar"), ("k: !!seq {}", "1:4: !!seq tag on a mapping"),
+    ]
+
+    @Test("a tag that is unknown, or whose content does not fit, is an error", arguments: badTags)
+    func badTag(_ row: (String, String)) {
+      #expect(readError(row.0)?.description == row.1)
+    }
+
+    // MARK: Anchors, aliases, merge keys
+
+    @Test func anchorsAndAliases() throws {
+      let text = "a: &x {n: 1}\nb: *x\nc: &s str\nd: [*s, *x]\n"
+      let n: PrefValue = .dictionary(["n": .integer(1)])
+      #expect(
+        try read(text)
+          == .dictionary(["a": n, "b": n, "c": .string("str"), "d": .array([.string("str"), n])]))
+      #expect(readError("a: *nope")?.description == "1:4: unknown alias *nope")
+      // An anchor can be redefined; an alias sees the latest one.
+      #expect(
+        try read("- &a 1\n- *a\n- &a 2\n- *a")
+          == .array([.integer(1), .integer(1), .integer(2), .integer(2)]))
+    }
+
+    @Test(arguments: [YAMLVersion.v1_2, .v1_1])
+    func mergeKeys(_ version: YAMLVersion) throws {
+      let text = """
+        base: &base {x: 1, y: 2}
+        more: &more {y: 20, z: 30}
+        one:
+          <<: *base
+          y: 3
+        many:
+          w: 0
+          <<: [*base, *more]
+        quoted:
+          "<<": not a merge
+        """
+      let value = try read(text, version).dictionaryValue!
+      #expect(value["one"] == .dictionary(["x": .integer(1), "y": .integer(3)]))
+      #expect(value["one"]?.dictionaryValue?.keys == ["x", "y"])
+      // Earlier sources win over later ones; explicit keys over all.
+      #expect(
+        value["many"]
+          == .dictionary(["w": .integer(0), "x": .integer(1), "y": .integer(2), "z": .integer(30)]))
+      #expect(value["quoted"] == .dictionary(["<<": .string("not a merge")]))
+      #expect(try read("k: <<\n", version) == .dictionary(["k": .string("<<")]))
+      #expect(
+        readError("a:\n  <<: 1\n", version)?.description
+          == "2:7: a merge key (<<) takes a mapping or a sequence of mappings, not a integer")
+      #expect(readError("a:\n  <<: [{}, 2]\n", version)?.message.contains("not a integer") == true)
+      #expect(
+        readError("a: {x: 1, <<: {x: 2}, x: 3}", version)?.description == "1:23: duplicate key \"x\"")
+    }
+
+    // MARK: Nulls
+
+    @Test func nullsAreErrorsWithTheirPosition() {
+      #expect(
+        readError("a: 1\nb:\n")?.description == "2:3: null has no plist form (the value of 'b')")
+      #expect(readError("a: ~")?.description == "1:4: null has no plist form (the value of 'a')")
+      #expect(
+        readError("- 1\n- null\n")?.description == "2:3: null has no plist form (a sequence item)")
+      #expect(
+        readError("a: !!null ''")?.description == "1:4: null has no plist form (the value of 'a')")
+      #expect(
+        readError("~")?.description == "1:1: null has no plist form (the whole document is null)")
+      #expect(
+        readError("a: 1\n? \n: x\n")?.description
+          == "2:2: a null mapping key has no plist form: keys must be strings")
+      #expect(readError("a: 1\nb:\n")?.hints == ["use --drop-nulls to leave nulls out"])
+    }
+
+    @Test func dropNullsDropsWithAWarningCarryingThePosition() throws {
+      let warnings = Warnings()
+      let value = try codec.decode(
+        Data("a: 1\nb:\nc: [1, ~, 2]\nd: &n ~\ne: *n\n".utf8), options: ReadOptions(dropNulls: true),
+        warnings: warnings)
+      #expect(value == .dictionary(["a": .integer(1), "c": .array([.integer(1), .integer(2)])]))
+      #expect(
+        warnings.all.map(\.description) == [
+          "2:1: dropped null (the value of 'b')", "3:8: dropped null (a sequence item)",
+          "4:1: dropped null (the value of 'd')",
+          "5:1: dropped null (the value of 'e')",
+        ])
+      // A dropped key still counts for duplicates.
+      #expect(
+        readError("a:\na: 1\n", options: ReadOptions(dropNulls: true))?.description
+          == "2:1: duplicate key \"a\"")
+    }
+
+    // MARK: Errors
+
+    static let errors: [(String, String)] = [
+      ("a: 1\nb: 2\na: 3\n", "3:1: duplicate key \"a\""),
+      ("a:\n  x: 1\n  x: 2\n", "3:3: duplicate key \"x\""),
+      ("{a: 1, a: 1}", "1:8: duplicate key \"a\""),
+      ("? [a, b]\n: x\n", "1:3: complex mapping key (a sequence): keys must be strings"),
+      ("? {a: b}\n: x\n", "1:3: complex mapping key (a mapping): keys must be strings"),
+      ("l: &l [1]\n*l : x\n", "2:1: complex mapping key (a array): keys must be strings"),
+      ("1: x\n", "1:1: mapping key is integer, not a string: keys must be strings"),
+      ("a: 1\ntrue: x\n", "2:1: mapping key is bool, not a string: keys must be strings"),
+      ("a: 1\n---\nb: 2\n", "2:1: several documents where one is expected"),
+      ("--- 1\n--- 2\n", "2:1: several documents where one is expected"),
+      ("", "1:1: empty document: no value to read"),
+      ("# only a comment\n", "2:1: empty document: no value to read"),
+      ("a: 123456789012345678901234\n", "1:4: integer out of range: 123456789012345678901234"),
+      ("a: -9223372036854775809\n", "1:4: integer out of range: -9223372036854775809"),
+      ("a: 1e400\n", "1:4: real out of range: 1e400"),
+      ("a: 2001-02-30\n", "1:4: invalid date: 2001-02-30"),
+      ("a: b: c\n", "1:5: mapping values are not allowed in this context"),
+      (
+        "a:\n  - b\n c: d\n",
+        "3:2: did not find expected key (while parsing a block mapping at line 1, column 1)"
+      ),
+      (
+        "a: [1, 2\n",
+        "2:1: did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 4)"
+      ),
+      (
+        "a: \"open\n",
+        "2:1: found unexpected end of stream (while scanning a quoted scalar at line 1, column 4)"
+      ),
+      (
+        "a: b\n\tc: d\n",
+        "2:1: tabs cannot indent YAML; use spaces"
+      ),
+      ("a: x\u{0}y\n", "1:5: control characters are not allowed (0x0)"),
+    ]
+
+    @Test("each error names its line and column", arguments: errors)
+    func error(_ row: (String, String)) {
+      #expect(readError(row.0)?.description == row.1)
+    }
+
+    @Test func nonStringKeysUnderYAML11() {
+      #expect(
+        readError("yes: 1\n", .v1_1)?.description
+          == "1:1: mapping key is bool, not a string: keys must be strings")
+    }
+
+    @Test func invalidUTF8IsAPositionedError() {
+      let bytes = Data("a: b\nc: d".utf8) + Data([0xFF, 0x41, 0x0A])
+      #expect(throws: PrefsError.badInput("invalid leading UTF-8 octet (0xFF)", line: 2, column: 5)) {
+        try codec.decode(bytes)
+      }
+      let truncated = Data("k: caf".utf8) + Data([0xC3])
+      #expect(throws: PrefsError.self) { try codec.decode(truncated) }
+    }
+
+    // MARK: Limits
+
+    @Test func billionLaughsFailsWithAClearMessage() {
+      var text = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+      var previous = "a"
+      for name in ["b", "c", "d", "e", "f", "g", "h", "i"] {
+        text +=
+          "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ")
+          + "]\n"
+        previous = name
+      }
+      let error = readError(text)
+      #expect(
+        error?.message == "aliases expand to more than 1000000 nodes; refusing (an alias bomb?)")
+      #expect(error?.position == .lineColumn(line: 7, column: 8))
+      var small = ReadOptions()
+      small.maxAliasExpansion = 5
+      #expect(
+        readError("a: &a [1, 2]\nb: [*a, *a]\n", options: small)?.description.hasPrefix(
+          "2:9: aliases expand") == true)
+    }
+
+    @Test func deepNestingFailsWithAClearMessage() {
+      #expect(
+        readError(String(repeating: "[", count: 100_000))?.description
+          == "1:513: nesting deeper than 512 levels")
+      #expect(
+        readError(String(repeating: "{a: ", count: 100_000))?.description
+          == "1:2049: nesting deeper than 512 levels")
+      #expect(
+        readError(String(repeating: "- ", count: 100_000) + "x")?.description
+          == "1:1025: nesting deeper than 512 levels")
+      var shallow = ReadOptions()
+      shallow.maxDepth = 2
+      #expect(
+        readError("a:\n  b:\n    c: 1\n", options: shallow)?.description
+          == "3:5: nesting deeper than 2 levels")
+      #expect((try? codec.decode(Data("a:\n  b: 1\n".utf8), options: shallow)) != nil)
+    }
+
+    @Test func aliasesCountTheirLevelsAgainstTheDepthLimit() throws {
+      var shallow = ReadOptions()
+      shallow.maxDepth = 4
+      func reads(_ text: String) -> Bool { (try? codec.decode(Data(text.utf8), options: shallow)) != nil }
+      // a holds two levels; under the root and two lists it is five deep.
+      #expect(
+        readError("a: &a [[1]]\nb: [[*a]]\n", options: shallow)?.description
+          == "2:6: nesting deeper than 4 levels (alias *a holds 2 levels)")
+      #expect(reads("a: &a [[1]]\nb: [*a]\n"))
+      // An empty collection is a level, as it is when written out.
+      #expect(!reads("a: &a []\nb: [[[*a]]]\n"))
+      #expect(reads("a: &a []\nb: [[*a]]\n"))
+      // An alias's height is that of its whole node, aliases inside included.
+      #expect(!reads("a: &a [1]\nb: &b [*a]\nc: [[*b]]\n"))
+      #expect(reads("a: &a [1]\nb: &b [*a]\nc: [*b]\n"))
+      // Merged keys join the mapping: `<<: *m` adds m's entries' levels, not m's own.
+      #expect(reads("m: &m {x: [[1]]}\nn: {<<: *m}\n"))
+      #expect(!reads("m: &m {x: [[[1]]]}\nn: {<<: *m}\n"))
+      #expect(!reads("m: &m {x: [[1]]}\nn: &n {<<: *m}\no: [*n]\n"))
+      // The issue's shape: 30 anchors, each wrapping the last alias in 500 lists.
+      let text = (0..<30).map { k in
+        "a\(k): &a\(k) " + String(repeating: "[", count: 500) + (k == 0 ? "1" : "*a\(k - 1)")
+          + String(repeating: "]", count: 500)
+      }.joined(separator: "\n")
+      // (Not `readError`: printing a value read by mistake would overflow the stack.)
+      let error = #expect(throws: PrefsError.self) { _ = try codec.decode(Data(text.utf8)) }
+      #expect(error?.description == "2:509: nesting deeper than 512 levels (alias *a0 holds 500 levels)")
+    }
+
+    // MARK: Ambiguities
+
+    @Test func ambiguitiesListsWhatTheVersionsReadDifferently() throws {
+      let text =
+        "a: yes\nb: \"yes\"\nc: 0755\nd: 1:20\ne: 12\nf: !!str off\ng: [on, 1e3]\nOFF: x\n---\nh: 0o7\n"
+      let found = try YAMLCodec.ambiguities(in: Data(text.utf8))
+      #expect(
+        found.map(\.description) == [
+          "1:4: 'yes' is bool true in YAML 1.1 but string in YAML 1.2",
+          "3:4: '0755' is integer 493 in YAML 1.1 but integer 755 in YAML 1.2",
+          "4:4: '1:20' is integer 80 in YAML 1.1 but string in YAML 1.2",
+          "7:5: 'on' is bool true in YAML 1.1 but string in YAML 1.2",
+          "7:9: '1e3' is string in YAML 1.1 but real 1000.0 in YAML 1.2",
+          "8:1: 'OFF' is bool false in YAML 1.1 but string in YAML 1.2",
+          "10:4: '0o7' is string in YAML 1.1 but integer 7 in YAML 1.2",
+        ])
+      #expect(found.first?.position == .lineColumn(line: 1, column: 4))
+      #expect(throws: PrefsError.self) { try YAMLCodec.ambiguities(in: Data("a: [".utf8)) }
+    }
+  }
+
+}
