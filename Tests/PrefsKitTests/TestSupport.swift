@@ -47,7 +47,7 @@ extension TestSupport {
 }
 
 /// Conditions for tests that need a corpus or a tool: without it the test is skipped
-/// with its reason, never passed without running (DESIGN.md, rule 8).
+/// with its reason, never passed without running.
 extension Trait where Self == ConditionTrait {
   /// Runs the test only when `../shared/corpus/<subfolder>` is there.
   static func needsCorpus(_ subfolder: String) -> Self {
