@@ -188,6 +188,7 @@ extension PrefValue: Codable {
   /// `Codable` forms, an array as an unkeyed container, a dictionary as a keyed one
   /// in its order, and a UID as its number (as plain JSON writes it).
   public func encode(to encoder: any Encoder) throws {
+    if let encoder = encoder as? any PrefValueEncoding { return encoder.store(self) }
     switch self {
     case .array(let items):
       var container = encoder.unkeyedContainer()
@@ -215,7 +216,9 @@ extension PrefValue: Codable {
   /// integer, a `Double` and a `String`, so that dates and data come back as whatever
   /// form that decoder keeps them in.
   public init(from decoder: any Decoder) throws {
-    if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
+    if let decoder = decoder as? any PrefValueDecoding {
+      self = decoder.prefValue
+    } else if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
       var dictionary = PrefDictionary()
       for key in keyed.allKeys { dictionary[key.stringValue] = try keyed.decode(PrefValue.self, forKey: key) }
       self = .dictionary(dictionary)
@@ -250,4 +253,17 @@ extension PrefValue: Codable {
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { stringValue = String(intValue) }
   }
+}
+
+/// An `Encoder` that stores a ``PrefValue`` as it is (PrefsKit's), so that a value
+/// encoded through its own `encode(to:)` keeps its kind (a UID stays a UID).
+package protocol PrefValueEncoding: Encoder {
+  /// Stores `value` as the encoder's value.
+  func store(_ value: PrefValue)
+}
+
+/// A `Decoder` over a ``PrefValue`` (PrefsKit's), so that `PrefValue(from:)` gives it as it is.
+package protocol PrefValueDecoding: Decoder {
+  /// The value being decoded.
+  var prefValue: PrefValue { get }
 }

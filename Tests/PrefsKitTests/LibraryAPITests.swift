@@ -306,6 +306,15 @@ import Testing
     let wrapped: PrefValue = ["extra": value]
     #expect(try PrefsDecoder().decode(Wrapper.self, from: wrapped).extra == value)
     #expect(try PrefsEncoder().encode(Wrapper(extra: value)) == wrapped)
+    // Through its own Codable conformance, as a type that wraps one calls it.
+    struct Through: Codable {
+      var value: PrefValue
+      init(value: PrefValue) { self.value = value }
+      init(from decoder: any Decoder) throws { value = try PrefValue(from: decoder) }
+      func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+    }
+    #expect(try PrefsEncoder().encode(Through(value: value)) == value)
+    #expect(try PrefsDecoder().decode(Through.self, from: value).value == value)
   }
 
   @Test func aPrefValueThroughJSONEncoderTakesItsNearestForm() throws {

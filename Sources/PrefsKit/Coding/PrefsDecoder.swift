@@ -41,10 +41,11 @@ public struct PrefsDecoder: Sendable {
 // MARK: - Decoder
 
 /// The `Decoder` a type's `init(from:)` is given: it reads one value.
-struct PrefsDecoding: Decoder {
+struct PrefsDecoding: PrefValueDecoding {
   let value: PrefValue
   let userInfo: [CodingUserInfoKey: Any]
   let codingPath: [any CodingKey]
+  var prefValue: PrefValue { value }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard case .dictionary(let dictionary) = value else {

@@ -167,11 +167,18 @@ final class EncodedNode {
 // MARK: - Encoder
 
 /// The `Encoder` a type's `encode(to:)` is given: it writes into one node.
-struct PrefsEncoding: Encoder {
+struct PrefsEncoding: PrefValueEncoding {
   let node: EncodedNode
   let state: EncodingState
   let codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { state.userInfo }
+
+  func store(_ value: PrefValue) {
+    guard case .empty = node.content else {
+      return state.misuse("a value was encoded where another value was encoded already", at: codingPath)
+    }
+    node.content = .leaf(value)
+  }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     if !node.becomeDictionary() {
