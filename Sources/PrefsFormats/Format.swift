@@ -114,6 +114,11 @@ extension Format {
   /// Reads `data`, deciding its format: `declared` when given, else the path's
   /// extension, else the content. A `.plist` file (or `--from xml`) may hold any of
   /// the plist formats. Returns the value and the format it was read as.
+  ///
+  /// `Format.read(data)` alone detects the format from the content, as the command
+  /// line does for standard input: `bplist` magic is binary, `<?xml` or a plist element
+  /// is XML, text that parses as JSON is JSON, `key = value;` is OpenStep, anything
+  /// else YAML. To read a format known in advance, use ``decode(_:options:warnings:)``.
   public static func read(
     _ data: Data, declared: Format? = nil, path: String? = nil, options: ReadOptions = ReadOptions(),
     warnings: Warnings = Warnings()

@@ -9,7 +9,8 @@ import PrefsText
   /// Reads XML and OpenStep property lists through `PropertyListSerialization` (the
   /// reference reader) and converts its `Any` tree to a ``PrefValue`` exactly.
   /// ``PlistCodec`` reads every plist natively; tests use this reader as the reference
-  /// for the native XML and OpenStep readers.
+  /// for the native XML and OpenStep readers, and PrefsKit's Foundation bridge
+  /// (`PrefValue(propertyList:)`, `FoundationPlistCodec`) converts through it.
   ///
   /// What this Foundation does that the conversion has to undo or work around:
   /// - `is Bool` and `as? Bool` succeed for the numbers 0 and 1 (and even 1.0); a
@@ -18,11 +19,13 @@ import PrefsText
   /// - UIDs (`CF$UID` dictionaries) arrive as an internal `_NSKeyedArchiverUID` class
   ///   whose 32-bit `value` is reached by reflection.
   /// - Dictionaries lose their key order; keys are given back sorted by code point.
+  /// - `UserDefaults.persistentDomain(forName:)` gives its values as `Optional<Any>`:
+  ///   they are unwrapped (a nil has no form in the model).
   /// - Errors are `NSError`s whose only position is a line inside `NSDebugDescription`,
   ///   and several texts are misleading; ``error(from:isXML:)`` rewrites them.
-  enum FoundationPlistReader {
+  package enum FoundationPlistReader {
     /// Reads `data` (XML or OpenStep) and converts it.
-    static func read(_ data: Data, isXML: Bool, maxDepth: Int) throws -> PrefValue {
+    package static func read(_ data: Data, isXML: Bool, maxDepth: Int) throws -> PrefValue {
       if isXML { try refuseEntityDeclarations(data) }
       // Foundation's binary reader crashes on some broken files (a set it cannot
       // bridge): binary plists are only ever read by the native reader.
@@ -39,7 +42,7 @@ import PrefsText
     }
 
     /// Converts what `PropertyListSerialization` returned.
-    static func convert(_ object: Any, maxDepth: Int) throws -> PrefValue {
+    package static func convert(_ object: Any, maxDepth: Int) throws -> PrefValue {
       var converter = Converter(maxDepth: maxDepth)
       return try converter.convert(object, depth: 0)
     }
@@ -51,6 +54,12 @@ import PrefsText
       var path: [PrefKeyPath.Component] = []
 
       mutating func convert(_ object: Any, depth: Int) throws -> PrefValue {
+        if let optional = object as? any WrappedValue {
+          guard let wrapped = optional.wrapped else {
+            throw PrefsError(.badInput, "nil at \(plistPath(path)): a preference value cannot be null")
+          }
+          return try convert(wrapped, depth: depth)
+        }
         switch object {
         case let string as String:
           return .string(string)
@@ -104,8 +113,10 @@ import PrefsText
       static func number(_ number: NSNumber, type: Any.Type, at path: [PrefKeyPath.Component]) throws
         -> PrefValue
       {
-        // A plist boolean bridges as Swift `Bool` (objCType "c"); integers never use "c".
+        // A plist boolean bridges as Swift `Bool` (objCType "c"); integers never use "c"
+        // except a Swift `Int8` handed over by a program.
         if type == Bool.self { return .bool(number.boolValue) }
+        if type == Int8.self { return .integer(number.int64Value) }
         switch UInt8(bitPattern: number.objCType.pointee) {
         case UInt8(ascii: "c"), UInt8(ascii: "B"): return .bool(number.boolValue)
         case UInt8(ascii: "d"): return .real(number.doubleValue)
@@ -254,6 +265,15 @@ import PrefsText
       let column = String(decoding: bytes[lineStart..<index], as: UTF8.self).count + 1
       return (line, column)
     }
+  }
+
+  /// An `Optional` of any type, seen through `Any`.
+  private protocol WrappedValue {
+    var wrapped: Any? { get }
+  }
+
+  extension Optional: WrappedValue {
+    fileprivate var wrapped: Any? { map { $0 as Any } }
   }
 
 #endif

@@ -118,6 +118,6 @@ public struct PlistCodec: FormatCodec {
 }
 
 /// A key path for messages: `'a.b.0'`, or `the root`.
-func plistPath(_ path: [PrefKeyPath.Component]) -> String {
+package func plistPath(_ path: [PrefKeyPath.Component]) -> String {
   path.isEmpty ? "the root" : "'\(PrefKeyPath(path).description)'"
 }
