@@ -310,13 +310,6 @@ import Testing
   }
 }
 
-// Dictionaries written as literals, for the tests above.
-extension PrefValue: ExpressibleByDictionaryLiteral {
-  public init(dictionaryLiteral elements: (String, PrefValue)...) {
-    self = .dictionary(PrefDictionary(elements.map { (key: $0.0, value: $0.1) }))
-  }
-}
-
 /// Seeded pairs of edits on the files of the corpora, merged by prefs and, for the
 /// text files, by `git merge-file` on the same texts.
 @Suite struct MergeCorpusTests {
