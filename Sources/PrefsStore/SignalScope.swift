@@ -187,13 +187,17 @@ public enum SignalScope {
       states[slot].store(Self.free, ordering: .releasing)
     }
 
-    /// Removes every recorded path, files before folders. Async-signal-safe.
+    /// Removes every recorded path, files before folders. Async-signal-safe: it
+    /// allocates nothing (an array literal here would call malloc, which a signal
+    /// may have interrupted).
     func removeAll() {
-      for removal in [Removal.file, .folder] {
-        for i in 0..<Self.count where states[i].load(ordering: .acquiring) == removal.rawValue {
+      var pass = Removal.file.rawValue
+      while pass <= Removal.folder.rawValue {
+        for i in 0..<Self.count where states[i].load(ordering: .acquiring) == pass {
           let path = paths + i * Self.pathCapacity
-          if removal == .file { unlink(path) } else { rmdir(path) }
+          if pass == Removal.file.rawValue { unlink(path) } else { rmdir(path) }
         }
+        pass += 1
       }
     }
   }
