@@ -109,7 +109,7 @@ extension PrefValue: CustomStringConvertible, CustomDebugStringConvertible {
     case .string(let s): Self.quoted(s)
     case .integer(let n): String(n)
     case .unsignedInteger(let n): String(n)
-    case .real(let r): TextForms.real(r) ?? (r.isNaN ? ".nan" : r < 0 ? "-.inf" : ".inf")
+    case .real(let r): TextForms.realOrSpecial(r)
     case .bool(let b): b ? "true" : "false"
     case .date(let d): TextForms.date(d)
     case .data(let d): "<data \(d.count) byte\(d.count == 1 ? "" : "s")>"
@@ -132,7 +132,7 @@ extension PrefValue: CustomStringConvertible, CustomDebugStringConvertible {
     case .date(let d): ".date(\(TextForms.date(d)))"
     case .data(let d):
       ".data(<"
-        + d.prefix(32).map { hexByte($0) }.joined(separator: " ")
+        + d.prefix(32).map { hexBytes([$0]) }.joined(separator: " ")
         + (d.count > 32 ? " … \(d.count) bytes" : "") + ">)"
     case .array(let items): ".array([" + items.map(\.debugDescription).joined(separator: ", ") + "])"
     case .dictionary(let dictionary):
@@ -144,31 +144,9 @@ extension PrefValue: CustomStringConvertible, CustomDebugStringConvertible {
     }
   }
 
-  /// `text` in double quotes with Swift's escapes for quotes, backslashes and control characters.
+  /// `text` in double quotes with Swift's escapes (`\0`, `\u{1b}` for other controls).
   static func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case "\0": result += "\\0"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          result += "\\u{\(String(scalar.value, radix: 16))}"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result + "\""
-  }
-
-  private func hexByte(_ byte: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    doubleQuoted(text) { $0 == "\0" ? "\\0" : "\\u{\(String($0.value, radix: 16))}" }
   }
 }
 

@@ -32,6 +32,12 @@ public enum TextForms {
     return (mantissa.contains(".") ? String(mantissa) : mantissa + ".0") + "e" + sign + exponent
   }
 
+  /// Any real as YAML spells it and messages show it: ``real(_:)`` for a finite one,
+  /// else `.inf`, `-.inf` or `.nan`.
+  public static func realOrSpecial(_ value: Double) -> String {
+    real(value) ?? (value.isNaN ? ".nan" : value < 0 ? "-.inf" : ".inf")
+  }
+
   /// Reads a decimal real (`1.5`, `-2e10`, `.5`, `5.`); `nil` when the text is not
   /// one (hexadecimal `0x1p3`, `inf`, `nan`: Swift's `Double(_:)` reads those) or is
   /// out of range (`1e400` is an error, never infinity).

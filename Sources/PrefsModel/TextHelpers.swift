@@ -21,6 +21,29 @@ package func hexBytes(_ bytes: some Sequence<UInt8>) -> String {
   return String(decoding: text, as: UTF8.self)
 }
 
+/// `text` in double quotes, with `"`, `\\`, line feed, carriage return and tab escaped
+/// by a backslash, and each other control character (C0 and DEL) as `control` spells it:
+/// what Swift literals and JSON strings have in common.
+package func doubleQuoted(_ text: String, control: (Unicode.Scalar) -> String) -> String {
+  var result = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": result += "\\\""
+    case "\\": result += "\\\\"
+    case "\n": result += "\\n"
+    case "\r": result += "\\r"
+    case "\t": result += "\\t"
+    default:
+      if scalar.value < 0x20 || scalar.value == 0x7F {
+        result += control(scalar)
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+  }
+  return result + "\""
+}
+
 extension StringProtocol {
   /// Every `target` replaced by `replacement`, matched by Unicode scalars as
   /// `NSString` matches (so the `\n` of a `\r\n` is found, which matching by

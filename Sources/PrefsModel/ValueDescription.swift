@@ -19,7 +19,7 @@ extension PrefValue {
       return "\""
         + short.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
         .replacingAll("\n", with: "\\n") + "\""
-    case .real(let r): return TextForms.real(r) ?? (r.isNaN ? ".nan" : r < 0 ? "-.inf" : ".inf")
+    case .real(let r): return TextForms.realOrSpecial(r)
     case .bool(let b): return b ? "true" : "false"
     case .integer(let n): return String(n)
     case .unsignedInteger(let n): return String(n)

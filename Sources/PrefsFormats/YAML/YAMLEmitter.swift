@@ -163,7 +163,7 @@ final class YAMLEmitter {
     case .unsignedInteger(let n):
       try plain(String(n))
     case .real(let r):
-      try plain(YAMLResolver.realText(r))
+      try plain(TextForms.realOrSpecial(r))
     case .bool(let b):
       try plain(b ? "true" : "false")
     case .date(let d):

@@ -27,7 +27,7 @@ enum YAMLPlainReading: Equatable, Sendable {
       case .bool(let b): "bool \(b)"
       case .integer(let n): "integer \(n)"
       case .unsignedInteger(let n): "integer \(n)"
-      case .real(let r): "real \(YAMLResolver.realText(r))"
+      case .real(let r): "real \(TextForms.realOrSpecial(r))"
       case .date(let d): "date \(TextForms.date(d))"
       default: "\(value.kind.rawValue)"
       }
@@ -376,13 +376,6 @@ enum YAMLResolver {
       return .invalid("real out of range")
     }
     return .scalar(.real(value))
-  }
-
-  /// The text a real is written as (`.inf`, `-.inf`, `.nan`, else ``TextForms/real(_:)``).
-  static func realText(_ value: Double) -> String {
-    if value.isNaN { return ".nan" }
-    if value.isInfinite { return value < 0 ? "-.inf" : ".inf" }
-    return TextForms.real(value)!
   }
 
   // MARK: Timestamps

@@ -20,7 +20,7 @@ extension PrefValue {
     case .string(let s): text += Self.quoted(s)
     case .integer(let n): text += String(n)
     case .unsignedInteger(let n): text += String(n)
-    case .real(let r): text += TextForms.real(r) ?? (r.isNaN ? ".nan" : r > 0 ? ".inf" : "-.inf")
+    case .real(let r): text += TextForms.realOrSpecial(r)
     case .bool(let b): text += b ? "true" : "false"
     case .date(let d): text += TextForms.date(d)
     case .data(let d):
@@ -49,23 +49,7 @@ extension PrefValue {
 
   /// A string in double quotes with JSON escapes.
   static func quoted(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          out += "\\u" + hexDigits(scalar.value, width: 4)
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
+    doubleQuoted(s) { "\\u" + hexDigits($0.value, width: 4) }
   }
 }
 
