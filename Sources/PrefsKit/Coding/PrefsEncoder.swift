@@ -238,22 +238,19 @@ struct PrefsKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
     -> KeyedEncodingContainer<NestedKey>
   {
-    let child = EncodedNode()
-    node.set(key.stringValue, child)
-    return PrefsEncoding(node: child, state: state, codingPath: codingPath + [key]).container(keyedBy: keyType)
+    child(key).container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    let child = EncodedNode()
-    node.set(key.stringValue, child)
-    return PrefsEncoding(node: child, state: state, codingPath: codingPath + [key]).unkeyedContainer()
+    child(key).unkeyedContainer()
   }
 
-  mutating func superEncoder() -> any Encoder { superEncoder(named: PrefsCodingKey.super) }
+  mutating func superEncoder() -> any Encoder { child(PrefsCodingKey.super) }
 
-  mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key) }
+  mutating func superEncoder(forKey key: Key) -> any Encoder { child(key) }
 
-  private func superEncoder(named key: any CodingKey) -> any Encoder {
+  /// An encoder for a new node under `key`, which its containers fill in later.
+  private func child(_ key: any CodingKey) -> PrefsEncoding {
     let child = EncodedNode()
     node.set(key.stringValue, child)
     return PrefsEncoding(node: child, state: state, codingPath: codingPath + [key])
@@ -296,20 +293,15 @@ struct PrefsUnkeyedEncodingContainer: UnkeyedEncodingContainer {
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
     -> KeyedEncodingContainer<NestedKey>
   {
-    let child = EncodedNode()
-    let path = codingPath + [nextKey]
-    node.items.append(child)
-    return PrefsEncoding(node: child, state: state, codingPath: path).container(keyedBy: keyType)
+    appendChild().container(keyedBy: keyType)
   }
 
-  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    let child = EncodedNode()
-    let path = codingPath + [nextKey]
-    node.items.append(child)
-    return PrefsEncoding(node: child, state: state, codingPath: path).unkeyedContainer()
-  }
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { appendChild().unkeyedContainer() }
 
-  mutating func superEncoder() -> any Encoder {
+  mutating func superEncoder() -> any Encoder { appendChild() }
+
+  /// An encoder for a new last element, which its containers fill in later.
+  private func appendChild() -> PrefsEncoding {
     let child = EncodedNode()
     let path = codingPath + [nextKey]
     node.items.append(child)
