@@ -117,6 +117,18 @@ public struct PlistCodec: FormatCodec {
   }
 }
 
+extension PlistCodec {
+  /// The warning for a date whose fraction of a second an XML plist drops (every
+  /// XML plist writer does: the second as written is kept); nil for a whole second.
+  package static func droppedFraction(of date: Date, at path: [PrefKeyPath.Component]) -> String? {
+    let t = date.timeIntervalSinceReferenceDate
+    let whole = t.rounded(.down)
+    guard t.isFinite, whole != t else { return nil }
+    return "date at \(plistPath(path)) has a fraction of a second (\(TextForms.date(date))) that XML plists cannot"
+      + " hold; written without it: \(TextForms.date(Date(timeIntervalSinceReferenceDate: whole)))"
+  }
+}
+
 /// A key path for messages: `'a.b.0'`, or `the root`.
 package func plistPath(_ path: [PrefKeyPath.Component]) -> String {
   path.isEmpty ? "the root" : "'\(PrefKeyPath(path).description)'"

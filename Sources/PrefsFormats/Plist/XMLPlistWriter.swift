@@ -259,12 +259,7 @@ struct XMLPlistWriter {
     guard TextForms.dateRange.contains(whole) else {
       throw PrefsError(.badInput, "date at \(plistPath(path)) is \(TextForms.dateRangeProblem)")
     }
-    if whole != t {
-      let text = TextForms.date(Date(timeIntervalSinceReferenceDate: whole))
-      warnings.add(
-        "date at \(plistPath(path)) has a fraction of a second (\(TextForms.date(date))) that XML plists cannot hold;"
-          + " written without it: \(text)")
-    }
+    if let dropped = PlistCodec.droppedFraction(of: date, at: path) { warnings.add(dropped) }
     try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
       guard TextForms.writeWholeSecondDate(Int64(whole), into: buffer) else {
         return try out.write(TextForms.date(Date(timeIntervalSinceReferenceDate: whole)))

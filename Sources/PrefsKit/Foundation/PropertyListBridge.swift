@@ -124,12 +124,7 @@ import PrefsText
     private static func warnOfDateFractions(in value: PrefValue, at path: [PrefKeyPath.Component], warnings: Warnings) {
       switch value {
       case .date(let date):
-        let t = date.timeIntervalSinceReferenceDate
-        if t.isFinite, t.rounded(.down) != t {
-          warnings.add(
-            "date at \(plistPath(path)) has a fraction of a second (\(TextForms.date(date))) that XML plists cannot"
-              + " hold; Foundation writes it without")
-        }
+        if let dropped = PlistCodec.droppedFraction(of: date, at: path) { warnings.add(dropped) }
       case .array(let items):
         for (i, item) in items.enumerated() {
           warnOfDateFractions(in: item, at: path + [.index(i)], warnings: warnings)
