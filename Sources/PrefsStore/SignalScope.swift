@@ -44,9 +44,9 @@ public enum SignalScope {
   public static func install() {
     // Every global the handler reads exists before it can run (globals start lazily).
     Slots.shared.prepare()
-    _ =
-      mode.load(ordering: .relaxed) + Int(pendingSignal.load(ordering: .relaxed))
-      + stopRequested.load(ordering: .relaxed)
+    _ = mode.load(ordering: .relaxed)
+    _ = pendingSignal.load(ordering: .relaxed)
+    _ = stopRequested.load(ordering: .relaxed)
     for number in stopSignals { _ = signal(number, signalScopeHandler) }
   }
 
@@ -125,13 +125,11 @@ public enum SignalScope {
 
   /// Runs every cleanup and ends the process by `number`, as if it had arrived now.
   public static func die(by number: Int32) -> Never {
-    Slots.shared.removeAll()
-    _ = signal(number, SIG_DFL)
     var set = sigset_t()
     sigemptyset(&set)
     sigaddset(&set, number)
     pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    raise(number)
+    cleanUpAndRaise(number)
     exit(128 + number)
   }
 
@@ -219,8 +217,14 @@ private func signalScopeHandler(_ number: Int32) {
     stopRequested.store(1, ordering: .sequentiallyConsistent)
     return
   default:
-    SignalScope.Slots.shared.removeAll()
-    _ = signal(number, SIG_DFL)
-    raise(number)
+    cleanUpAndRaise(number)
   }
+}
+
+/// Removes what the cleanups name and raises `number` with its default action, which
+/// ends the process as the signal would have. Async-signal-safe.
+private func cleanUpAndRaise(_ number: Int32) {
+  SignalScope.Slots.shared.removeAll()
+  _ = signal(number, SIG_DFL)
+  raise(number)
 }

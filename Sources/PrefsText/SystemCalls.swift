@@ -7,6 +7,11 @@ import PrefsModel
   package let systemRead = Glibc.read
   /// `write(2)`, named apart from the `write` methods of the types that call it.
   let systemWrite = Glibc.write
+#elseif canImport(Musl)
+  import Musl
+
+  package let systemRead = Musl.read
+  let systemWrite = Musl.write
 #else
   import Darwin
 

@@ -4,10 +4,6 @@ import PrefsModel
 import PrefsStore
 import PrefsText
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// What `prefs capture` writes: the changes between two versions of a domain as
 /// settings that `prefs apply` takes, so that applying them to the old version gives
 /// the new one exactly.

@@ -1,11 +1,5 @@
 import PrefsKit
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The user's editor, run the way `git commit` runs it: in prefs' own process group,
 /// so that it owns the terminal, while prefs waits with SIGINT and SIGQUIT ignored.
 ///
