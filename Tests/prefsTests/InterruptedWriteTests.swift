@@ -85,22 +85,35 @@ import Testing
 
   static let signals: [Int32] = [SIGINT, SIGTERM]
 
+  /// Runs `prefs arguments` up to `tries` times, each time sending `signal` while its
+  /// temporary file for `name` is there (``interrupt(_:store:environment:name:in:with:)``),
+  /// and checks that prefs died by the signal and left no temporary file, and that it
+  /// was caught writing at least once. With `stopAtFirstHit`, one checked run is enough.
+  static func expectNoTemporaryLeft(
+    _ arguments: [String], store: URL? = nil, environment: [String] = [], name: String, in folder: URL,
+    with signal: Int32, stopAtFirstHit: Bool = false
+  ) throws {
+    var hits = 0
+    for _ in 0..<3 {
+      let (ending, hit) = try interrupt(
+        arguments, store: store, environment: environment, name: name, in: folder, with: signal)
+      guard hit else { continue }
+      hits += 1
+      #expect(ending == .signal(signal))
+      #expect(temporaries(of: name, in: folder) == [])
+      if stopAtFirstHit { break }
+    }
+    #expect(hits > 0, "the temporary file was never seen while prefs ran")
+  }
+
   @Test(.timeLimit(.minutes(3)), arguments: signals)
   func aSignalDuringConvertLeavesNoTemporaryFile(_ signal: Int32) throws {
     let folder = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = try Self.largeInput(in: folder)
     let output = folder.appendingPathComponent("out.plist")
-    var hits = 0
-    for _ in 0..<3 {
-      let (ending, hit) = try Self.interrupt(
-        ["convert", input.path, "-o", output.path], name: "out.plist", in: folder, with: signal)
-      guard hit else { continue }
-      hits += 1
-      #expect(ending == .signal(signal))
-      #expect(Self.temporaries(of: "out.plist", in: folder) == [])
-    }
-    #expect(hits > 0, "the temporary file was never seen while prefs ran")
+    try Self.expectNoTemporaryLeft(
+      ["convert", input.path, "-o", output.path], name: "out.plist", in: folder, with: signal)
   }
 
   @Test(.timeLimit(.minutes(3)), arguments: signals)
@@ -112,17 +125,9 @@ import Testing
       try? FileManager.default.removeItem(at: store)
     }
     let input = try Self.largeInput(in: folder)
-    var hits = 0
-    for _ in 0..<3 {
-      let (ending, hit) = try Self.interrupt(
-        ["import", "com.example.large", input.path], store: store, name: "com.example.large.plist", in: store,
-        with: signal)
-      guard hit else { continue }
-      hits += 1
-      #expect(ending == .signal(signal))
-      #expect(Self.temporaries(of: "com.example.large.plist", in: store) == [])
-    }
-    #expect(hits > 0, "the temporary file was never seen while prefs ran")
+    try Self.expectNoTemporaryLeft(
+      ["import", "com.example.large", input.path], store: store, name: "com.example.large.plist", in: store,
+      with: signal)
   }
 
   /// The write after an edit is covered as every write is: the edit's own clean-up
@@ -140,18 +145,9 @@ import Testing
     let editor = folder.appendingPathComponent("editor.sh")
     try Data("#!/bin/sh\ncp '\(input.path)' \"$1\"\n".utf8).write(to: editor)
     chmod(editor.path, 0o755)
-    var hits = 0
-    for _ in 0..<3 {
-      let (ending, hit) = try Self.interrupt(
-        ["edit", "com.example.edited"], store: store, environment: ["VISUAL=\(editor.path)"],
-        name: "com.example.edited.plist", in: store, with: signal)
-      guard hit else { continue }
-      hits += 1
-      #expect(ending == .signal(signal))
-      #expect(Self.temporaries(of: "com.example.edited.plist", in: store) == [])
-      break
-    }
-    #expect(hits > 0, "the temporary file was never seen while prefs ran")
+    try Self.expectNoTemporaryLeft(
+      ["edit", "com.example.edited"], store: store, environment: ["VISUAL=\(editor.path)"],
+      name: "com.example.edited.plist", in: store, with: signal, stopAtFirstHit: true)
   }
 
   /// A close(2) that fails for the temporary file (releasing the descriptor, as Linux
