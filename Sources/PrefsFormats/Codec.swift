@@ -40,7 +40,7 @@ public struct ReadOptions: Sendable {
   /// The error for an input of `size` bytes, when that is over ``maxInputBytes``.
   public func sizeError(_ size: Int) -> PrefsError? {
     guard size > maxInputBytes else { return nil }
-    return PrefsError(.badInput, "input of \(size) bytes is larger than the limit of \(maxInputBytes) bytes")
+    return PrefsError(.inputTooLarge(size: size, limit: maxInputBytes))
   }
 
   public init(dropNulls: Bool = false, yamlVersion: YAMLVersion = .v1_2) {

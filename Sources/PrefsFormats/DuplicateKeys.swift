@@ -17,20 +17,17 @@ struct DuplicateKeys {
   /// Refuses every duplicate.
   static let refused = DuplicateKeys(ReadOptions(), warnings: Warnings())
 
-  /// The error for `key` given twice.
-  static func message(_ key: String) -> String { "duplicate key \"\(key)\"" }
-
-  /// Adds `key` to `dict`; a duplicate is the error `refusal` makes of the message,
+  /// Adds `key` to `dict`; a duplicate is the error `refusal` makes of its kind,
   /// or when allowed replaces the earlier value (keeping its place) with a warning
   /// at `position`.
   @inline(__always)
   func insert(
     _ key: String, _ value: PrefValue, into dict: inout PrefDictionary,
-    position: () -> SourcePosition?, refusal: (String) -> PrefsError
+    position: () -> SourcePosition?, refusal: (PrefsError.Kind) -> PrefsError
   ) throws {
     if dict.insertNew(key, value) { return }
-    guard allowed else { throw refusal(Self.message(key)) }
-    warnings.add(Self.message(key) + ": the last value is kept", position: position())
+    guard allowed else { throw refusal(.duplicateKey(key)) }
+    warnings.add(PrefsError.Kind.duplicateKey(key).message + ": the last value is kept", position: position())
     dict[key] = value
   }
 }

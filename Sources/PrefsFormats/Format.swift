@@ -97,14 +97,10 @@ public struct Format: Sendable, Hashable, CustomStringConvertible {
   /// The error for a format name that is not in the table, with the nearest name
   /// or alias of the table when one is near enough to be a typo.
   public static func unknown(_ name: String, writableOnly: Bool = false) -> PrefsError {
-    var error = PrefsError(
-      .usage, "unknown format '\(name)'",
-      hints: ["formats: \(namesList(writableOnly: writableOnly))"])
     let candidates = (writableOnly ? writable : all).flatMap { [$0.name] + $0.aliases }
-    if let guess = Suggestions.closest(to: name.lowercased(), among: candidates, maximum: 1) {
-      error.message += "; did you mean '\(guess)'?"
-    }
-    return error
+    let guess = Suggestions.closest(to: name.lowercased(), among: candidates, maximum: 1)
+    return PrefsError(
+      .unknownFormat(name, suggestion: guess), hints: ["formats: \(namesList(writableOnly: writableOnly))"])
   }
 }
 
@@ -155,8 +151,7 @@ extension Format {
       // JSON saved under a plist name (often by a script) deserves better than a
       // complaint about OpenStep syntax.
       if (try? json.codec.read(data, options: options, warnings: Warnings())) != nil {
-        error.hints.append(
-          "the file holds JSON, not a property list: read it with --from json, or rename it to .json")
+        error.kind = .jsonInPlistFile(cause: error.kind)
       }
       throw error
     }
@@ -292,5 +287,19 @@ extension Format {
       rest = rest.drop(while: { $0.isWhitespace })
     }
     return rest
+  }
+}
+
+extension PrefsError {
+  /// A syntax error of `format` at a line and column.
+  static func syntax(
+    in format: Format, _ problem: String, line: Int, column: Int, stage: SyntaxStage = .parser
+  ) -> PrefsError {
+    .syntax(problem, format: format.name, stage: stage, position: .lineColumn(line: line, column: column))
+  }
+
+  /// A syntax error of `format` at a byte offset.
+  static func syntax(in format: Format, _ problem: String, offset: Int, stage: SyntaxStage = .parser) -> PrefsError {
+    .syntax(problem, format: format.name, stage: stage, position: .byteOffset(offset))
   }
 }

@@ -76,7 +76,8 @@ public enum SettingsDirective: Sendable, Equatable {
         switch key {
         case deleteWord:
           guard inner == .bool(true) else {
-            throw PrefsError(.badInput, "\(path.descriptionOrTop): \"$delete\" takes true, not \(inner.summary)")
+            throw PrefsError(
+              .settings(problem: "\(path.descriptionOrTop): \"$delete\" takes true, not \(inner.summary)"))
           }
           return marker(.delete)
         case replaceWord:
@@ -89,7 +90,7 @@ public enum SettingsDirective: Sendable, Equatable {
         }
       }
       for key in dict.keys where isReserved(key) {
-        throw PrefsError(.badInput, "\(path.descriptionOrTop): \(reservedKeyError())")
+        throw PrefsError(.settings(problem: "\(path.descriptionOrTop): \(reservedKeyError())"))
       }
       return .dictionary(try dict.mapValuesWithKeys { try interpretingWords($1, at: path.appending(key: $0)) })
     default:

@@ -49,8 +49,7 @@ extension PrefValue {
       let index = try Self.index(path.first!, in: items, at: walked, allowingEnd: false)
       return (items[index], .index(index), 1)
     default:
-      throw PrefsError(
-        .noInput, "\(Self.name(walked)) is \(kind.article) \(kind.rawValue), which has no '\(path.first!)'")
+      throw PrefsError(.notAContainer(at: walked, kind: kind, key: path.first!))
     }
   }
 
@@ -95,8 +94,7 @@ extension PrefValue {
       }
       return .array(items)
     default:
-      throw PrefsError(
-        .noInput, "\(Self.name(walked)) is \(kind.article) \(kind.rawValue), which has no '\(part)'")
+      throw PrefsError(.notAContainer(at: walked, kind: kind, key: part))
     }
   }
 
@@ -144,14 +142,10 @@ extension PrefValue {
   /// (appending) is valid.
   static func index(_ part: String, in items: [PrefValue], at walked: PrefKeyPath, allowingEnd: Bool) throws -> Int {
     let count = items.count
-    let range =
-      count == 0 ? "it is empty" : "it has \(count) item\(count == 1 ? "" : "s"): 0 to \(count - 1), or -\(count) to -1"
-    guard let number = Int(part) else {
-      throw PrefsError(.noInput, "'\(part)' is not an index of \(name(walked)), an array (\(range))")
-    }
+    guard let number = Int(part) else { throw PrefsError(.noSuchIndex(in: walked, index: part, count: count)) }
     let index = number < 0 ? count + number : number
     guard index >= 0, index < count || (allowingEnd && index == count) else {
-      throw PrefsError(.noInput, "no index \(part) in \(name(walked)) (\(range))")
+      throw PrefsError(.noSuchIndex(in: walked, index: part, count: count))
     }
     return index
   }
@@ -165,6 +159,7 @@ extension PrefValue {
     let whole = path.joined(separator: ".")
     let keys = dict.map(\.key)
     var hints: [String] = []
+    var needsParents = false
     if let guess = Suggestions.closest(to: whole, among: keys) ?? Suggestions.closest(to: part, among: keys) {
       hints.append("did you mean '\(walked.appending(key: guess))'?")
     }
@@ -177,11 +172,11 @@ extension PrefValue {
             + "write '\(asOneKey)' to set the key '\(whole)'")
       } else {
         hints.append("a key with dots in its name is written with \\. ('\(asOneKey)')")
-        if creating { hints.append("-p creates missing dictionaries on the way") }
+        needsParents = creating
       }
     }
-    let named = path.count > 1 ? "'\(part)' or '\(whole)'" : "'\(part)'"
-    return PrefsError(.noInput, "no key \(named) in \(name(walked))", hints: hints)
+    return PrefsError(
+      .noSuchKey(in: walked, key: part, dotted: path.count > 1 ? whole : nil, needsParents: needsParents), hints: hints)
   }
 
   /// How messages name a path: `the top level` for the root.

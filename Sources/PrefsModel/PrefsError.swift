@@ -7,8 +7,8 @@ public enum SourcePosition: Sendable, Equatable {
 
 }
 
-/// Every error `PrefsKit` throws: a category (which maps to an exit status), a
-/// one-line message, and where known the file and position it concerns.
+/// Every error `PrefsKit` throws: what failed (its ``kind``, from which the category
+/// and the message follow), and where known the file and position it concerns.
 public struct PrefsError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What went wrong, broadly; the command maps each to a `sysexits` status.
   public enum Category: Sendable, Equatable {
@@ -26,34 +26,28 @@ public struct PrefsError: Error, Sendable, Equatable, CustomStringConvertible {
     case temporary
   }
 
-  public var category: Category
-  public var message: String
+  /// What failed, for a caller to switch on.
+  public var kind: Kind
   /// The file (or domain, or `-`) the error is about, when known.
   public var file: String?
+  /// Where in the file, when known.
   public var position: SourcePosition?
   /// Extra lines that help fix the problem.
   public var hints: [String]
 
-  public init(
-    _ category: Category, _ message: String, file: String? = nil, position: SourcePosition? = nil,
-    hints: [String] = []
-  ) {
-    self.category = category
-    self.message = message
+  /// An error of `kind`, about `file` at `position` when known.
+  public init(_ kind: Kind, file: String? = nil, position: SourcePosition? = nil, hints: [String] = []) {
+    self.kind = kind
     self.file = file
     self.position = position
     self.hints = hints
   }
 
-  /// A bad-input error at a line and column.
-  public static func badInput(_ message: String, line: Int, column: Int) -> PrefsError {
-    PrefsError(.badInput, message, position: .lineColumn(line: line, column: column))
-  }
+  /// What went wrong, broadly, as the kind says.
+  public var category: Category { kind.category }
 
-  /// A bad-input error at a byte offset.
-  public static func badInput(_ message: String, offset: Int) -> PrefsError {
-    PrefsError(.badInput, message, position: .byteOffset(offset))
-  }
+  /// The one-line message, as the kind words it.
+  public var message: String { kind.message }
 
   /// This error attributed to `file`, unless it already names one.
   public func inFile(_ file: String) -> PrefsError {
@@ -64,7 +58,11 @@ public struct PrefsError: Error, Sendable, Equatable, CustomStringConvertible {
 
   /// The error in the one grammar: `FILE:LINE:COL: message`, `FILE: at byte N: message`
   /// or `FILE: message`.
-  public var description: String {
+  public var description: String { Self.located(message, file: file, position: position) }
+
+  /// `message` after `file` and `position` in the one grammar of every error,
+  /// warning and finding.
+  public static func located(_ message: String, file: String?, position: SourcePosition?) -> String {
     var prefix = ""
     switch (file, position) {
     case (let file?, .lineColumn(let line, let column)?): prefix = "\(file):\(line):\(column): "
@@ -79,7 +77,7 @@ public struct PrefsError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A warning: something was changed or left out on purpose and the user should know
-/// (a date fraction XML cannot hold, a null dropped under `--drop-nulls`).
+/// (a date fraction XML cannot hold, a dropped null).
 public struct PrefsWarning: Sendable, Equatable, CustomStringConvertible {
   public var message: String
   public var file: String?
@@ -91,9 +89,7 @@ public struct PrefsWarning: Sendable, Equatable, CustomStringConvertible {
     self.position = position
   }
 
-  public var description: String {
-    PrefsError(.badInput, message, file: file, position: position).description
-  }
+  public var description: String { PrefsError.located(message, file: file, position: position) }
 }
 
 extension PrefsError {

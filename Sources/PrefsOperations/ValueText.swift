@@ -33,7 +33,7 @@ public enum ValueText {
   /// (`[1, 2]`, `{a: 1}`).
   public static func parse(_ text: String, as type: TypeName, hexData: Bool = false) throws -> PrefValue {
     func refuse(_ expected: String) -> PrefsError {
-      PrefsError(.badInput, "'\(text)' is not \(expected)")
+      PrefsError(.invalidValue(text: text, expected: expected))
     }
     switch type {
     case .string:
@@ -68,7 +68,7 @@ public enum ValueText {
       do {
         value = try Format.read(Data(text.utf8)).value
       } catch let error as PrefsError {
-        throw PrefsError(.badInput, "'\(text)' is not a valid \(type.rawValue): \(error.message)")
+        throw refuse("a valid \(type.rawValue): \(error.message)")
       }
       guard value.kind == (type == .array ? .array : .dictionary) else {
         throw refuse(type == .array ? "an array ([a, b])" : "a dictionary ({key: value})")
@@ -81,23 +81,18 @@ public enum ValueText {
   /// `existing` (nil: a new key). A value that would change the key's type silently
   /// (the string `"false"` where an app reads a bool) is never stored:
   /// - an existing scalar keeps its type when the text reads as that type (`false`
-  ///   for a bool, `3` for a real), and is refused otherwise, naming the type words;
+  ///   for a bool, `3` for a real), and is refused otherwise (a `typeMismatch` error);
   /// - an existing array or dictionary is refused: it takes a type;
-  /// - a new key is a string, as `defaults write` stores it, with a warning when the
-  ///   text reads as a bool, number or date, naming the word that stores that.
-  /// Returns the value and that warning.
-  /// `key` names the key in messages.
+  /// - a new key is a string, as `defaults write` stores it; when the text reads as
+  ///   a number, bool or date, that value is returned too, for a warning.
+  /// Returns the value and what else the text reads as.
+  /// `key` names the key in errors.
   public static func parseUntyped(_ text: String, existing: PrefValue?, key: String) throws -> (
-    PrefValue, warning: String?
+    PrefValue, readsAs: PrefValue?
   ) {
     guard let existing else {
-      for (type, word) in [(TypeName.integer, "-int"), (.real, "-float"), (.bool, "-bool"), (.date, "-date")] {
-        if let value = try? parse(text, as: type) {
-          return (
-            .string(text),
-            "stored '\(text)' at '\(key)' as a string; \(word) \(text) stores \(value.kind.article) \(value.kind.rawValue)"
-          )
-        }
+      for type in [TypeName.integer, .real, .bool, .date] {
+        if let value = try? parse(text, as: type) { return (.string(text), value) }
       }
       return (.string(text), nil)
     }
@@ -112,44 +107,25 @@ public enum ValueText {
       default: nil
       }
     if let type, let value = try? parse(text, as: type) { return (value, nil) }
-    let word = type.map { "-\($0 == .integer ? "int" : $0 == .real ? "float" : $0.rawValue)" }
-    throw PrefsError(
-      .badInput,
-      "'\(text)' is not \(kind.article) \(kind.rawValue), and '\(key)' holds \(kind.article) \(kind.rawValue)",
-      hints: [
-        "give the type to change it on purpose (-string \(text), --type string)"
-          + (word.map { "; or write \(kind.article) \(kind.rawValue) (\($0) …)" } ?? "")
-      ])
+    throw PrefsError(.typeMismatch(text: text, key: key, holds: kind))
   }
 
-  /// Data from the command line: hex for `-data` (`hexData`, as `defaults` takes it),
-  /// base64 for `--type data`. A text the other spelling reads too is never turned
-  /// into other bytes than were meant: base64 that is also hex (`0a1b`) is refused
-  /// with a hint naming `-data`, and hex that is not hex but base64 is refused with a
-  /// hint naming `--type data`.
+  /// Data typed as text: hex when `hexData` (as `defaults -data` takes it), else
+  /// base64. A text the other spelling reads too is never turned into other bytes
+  /// than were meant: base64 that is also hex (`0a1b`) is refused as ambiguous, and
+  /// text that is not the asked spelling says whether it is the other.
   public static func parseData(_ text: String, hexData: Bool) throws -> Data {
     let hex = hexDecoded(text)
     // The one strict decoder every reader uses.
     let base64 = try? Base64.decode(text)
     if hexData {
       if let hex { return hex }
-      throw PrefsError(
-        .badInput, "'\(text)' is not hex data (0a1b2c…), which -data takes",
-        hints: base64 == nil ? [] : ["it reads as base64: give base64 with --type data"])
+      throw PrefsError(.invalidData(text: text, expected: .hex, readsAsOther: base64 != nil))
     }
     guard let base64 else {
-      throw PrefsError(
-        .badInput, "'\(text)' is not base64 data, which --type data takes",
-        hints: hex == nil ? [] : ["it reads as hex: give hex with -data"])
+      throw PrefsError(.invalidData(text: text, expected: .base64, readsAsOther: hex != nil))
     }
-    if hex != nil, !text.isEmpty {
-      throw PrefsError(
-        .badInput, "'\(text)' reads both as hex and as base64, which --type data takes",
-        hints: [
-          "for the bytes \(text) in hex, give -data \(text); "
-            + "for what it means in base64, give those bytes in hex: -data \(hexBytes(base64))"
-        ])
-    }
+    if hex != nil, !text.isEmpty { throw PrefsError(.ambiguousData(text: text, base64: base64)) }
     return base64
   }
 

@@ -27,7 +27,7 @@ public enum AtomicFile {
     // Names keep bytes that are not UTF-8 (see `RawPath`).
     let exists = RawPath.withCString(target) { lstat($0, &existing) } == 0
     if exists, (existing.st_mode & S_IFMT) == S_IFDIR {
-      throw PrefsError(.cannotCreate, "is a directory", file: path)
+      throw PrefsError(.isDirectory(writing: true), file: path)
     }
     if exists, (existing.st_mode & S_IFMT) != S_IFREG {
       // A FIFO or device (`-o /dev/stdout`) cannot be replaced by a rename: write
@@ -50,7 +50,7 @@ public enum AtomicFile {
       return (fd, cleanup)
     }
     guard fd >= 0 else {
-      throw PrefsError(.cannotCreate, "cannot create a file in \(folder): \(systemErrorText())", file: path)
+      throw PrefsError(.io(.createFile(in: folder), errno: errno), file: path)
     }
     let temporary = RawPath.string(from: template.dropLast().map { UInt8(bitPattern: $0) })
     var committed = false
@@ -70,14 +70,14 @@ public enum AtomicFile {
     }
 
     try stream(to: fd, named: path, body)
-    guard fsync(fd) == 0 else { throw PrefsError(.io, "cannot sync: \(systemErrorText())", file: path) }
+    guard fsync(fd) == 0 else { throw PrefsError(.io(.sync, errno: errno), file: path) }
     isOpen = false
-    guard close(fd) == 0 else { throw PrefsError(.io, "cannot close: \(systemErrorText())", file: path) }
+    guard close(fd) == 0 else { throw PrefsError(.io(.close, errno: errno), file: path) }
     guard RawPath.withCString(temporary, { from in RawPath.withCString(target) { rename(from, $0) } }) == 0 else {
-      let text = systemErrorText()
+      let code = errno
       RawPath.withCString(temporary) { _ = unlink($0) }
       committed = true
-      throw PrefsError(.cannotCreate, "cannot replace the file: \(text)", file: path)
+      throw PrefsError(.io(.replace, errno: code), file: path)
     }
     committed = true
     // Make the rename itself durable.
@@ -92,7 +92,7 @@ public enum AtomicFile {
     throws
   {
     let fd = open(target, O_WRONLY | O_APPEND | O_CLOEXEC)
-    guard fd >= 0 else { throw PrefsError(.cannotCreate, "cannot open: \(systemErrorText())", file: displayName) }
+    guard fd >= 0 else { throw PrefsError(.io(.openForWriting, errno: errno), file: displayName) }
     defer { close(fd) }
     try stream(to: fd, named: displayName, body)
   }
@@ -168,18 +168,16 @@ public enum InputFile {
     var info = stat()
     guard RawPath.withCString(named, { stat($0, &info) }) == 0 else {
       let code = errno
-      if code == ENOENT { throw PrefsError(.noInput, "no such file", file: path) }
-      throw PrefsError(
-        code == EACCES ? .noInput : .io, systemErrorText(code).lowercased(), file: path)
+      if code == ENOENT { throw PrefsError(.notFound(.file), file: path) }
+      throw PrefsError(.io(.status, errno: code), file: path)
     }
-    if (info.st_mode & S_IFMT) == S_IFDIR { throw PrefsError(.noInput, "is a directory", file: path) }
+    if (info.st_mode & S_IFMT) == S_IFDIR { throw PrefsError(.isDirectory(writing: false), file: path) }
     if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limit {
-      throw PrefsError(
-        .badInput, "input of \(info.st_size) bytes is larger than the limit of \(limit) bytes", file: path)
+      throw PrefsError(.inputTooLarge(size: Int(info.st_size), limit: limit), file: path)
     }
     let fd = RawPath.withCString(named) { open($0, O_RDONLY | O_CLOEXEC) }
     guard fd >= 0 else {
-      throw PrefsError(.noInput, "cannot open: \(systemErrorText().lowercased())", file: path)
+      throw PrefsError(.io(.open, errno: errno), file: path)
     }
     defer { close(fd) }
     return try readAll(from: fd, path: path, limit: limit, expected: Int(info.st_size))
@@ -198,13 +196,12 @@ public enum InputFile {
       }
       if n < 0 {
         if errno == EINTR { continue }
-        throw PrefsError(.io, "read failed: \(systemErrorText().lowercased())", file: path)
+        throw PrefsError(.io(.read, errno: errno), file: path)
       }
       if n == 0 { break }
       length += n
       if length > limit {
-        throw PrefsError(
-          .badInput, "input of more than \(limit) bytes is larger than the limit of \(limit) bytes", file: path)
+        throw PrefsError(.inputTooLarge(size: nil, limit: limit), file: path)
       }
     }
     data.count = length

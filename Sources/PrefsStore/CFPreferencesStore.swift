@@ -62,7 +62,7 @@ import PrefsText
       CFPreferencesSetMultiple(
         object as? CFDictionary, removed as CFArray, app, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
       guard CFPreferencesSynchronize(app, kCFPreferencesCurrentUser, kCFPreferencesAnyHost) else {
-        throw PrefsError(.io, "cfprefsd did not save the domain", file: name)
+        throw PrefsError(.notSaved, file: name)
       }
       return (before, after)
     }

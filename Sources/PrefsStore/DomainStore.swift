@@ -60,14 +60,13 @@ public enum DomainName {
     if name == "-g" { return global }
     func refuse(_ why: String) -> PrefsError {
       PrefsError(
-        .usage,
-        "invalid domain name '\(name.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined())': \(why)",
+        .invalidDomainName(name, problem: why),
         hints: ["a domain name looks like com.example.app; a path needs a '/' (./file.plist)"])
     }
     if name.isEmpty { throw refuse("it is empty") }
     if name == "-" {
       throw PrefsError(
-        .usage, "'-' is standard input, which this command cannot change",
+        .standardInputNotChangeable,
         hints: ["read, get, diff, export and lint read '-'; set and remove change it into standard output"])
     }
     if name.contains("/") { throw refuse("it contains '/'") }

@@ -52,7 +52,7 @@ public struct FileDomain: PreferenceDomain {
     var info = stat()
     guard RawPath.withCString(path, { stat($0, &info) }) == 0 else {
       if errno == ENOENT { return nil }
-      throw PrefsError(.io, systemErrorText().lowercased(), file: path)
+      throw PrefsError(.io(.status, errno: errno), file: path)
     }
     let data = try InputFile.read(path, limit: options.maxInputBytes)
     // An empty file holds nothing to lose: it reads as an empty domain.
@@ -69,9 +69,7 @@ public struct FileDomain: PreferenceDomain {
         (value, format) = try Format.read(data, path: path, options: options, warnings: warnings)
       }
       guard case .dictionary(let dict) = value else {
-        throw PrefsError(
-          .badInput,
-          "the domain holds \(value.kind.article) \(value.kind.rawValue), not a dictionary")
+        throw PrefsError(.domainNotDictionary(holds: value.kind))
       }
       return (dict, format, document)
     } catch let error as PrefsError {
@@ -116,7 +114,7 @@ public struct FileDomain: PreferenceDomain {
     } catch let error as PrefsError where error.category == .badInput {
       guard force else {
         var refusal = error
-        refusal.hints.append("the domain was not changed; --force replaces it, keeping a copy in \(path).bak")
+        refusal.kind = .unreadableDomain(backup: path + ".bak", cause: error.kind)
         throw refusal
       }
       corrupt = try InputFile.read(path)
@@ -149,7 +147,7 @@ public struct FileDomain: PreferenceDomain {
       }
     } else if before != nil || corrupt != nil {
       guard RawPath.withCString(path, { unlink($0) }) == 0 || errno == ENOENT else {
-        throw PrefsError(.io, "cannot delete: \(systemErrorText())", file: path)
+        throw PrefsError(.io(.delete, errno: errno), file: path)
       }
     }
     return (before, after)

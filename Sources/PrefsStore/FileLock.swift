@@ -35,12 +35,11 @@ public final class FileLock {
       if !exists {
         let code = errno
         guard code == ENOENT else {
-          throw PrefsError(
-            code == EACCES ? .noInput : .io, "cannot open: \(systemErrorText(code).lowercased())", file: path)
+          throw PrefsError(.io(.openForLock, errno: code), file: path)
         }
         fd = RawPath.withCString(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else {
-          throw PrefsError(.cannotCreate, "cannot create a file in \(folder): \(systemErrorText())", file: path)
+          throw PrefsError(.io(.createFile(in: folder), errno: errno), file: path)
         }
       }
       try Self.lock(fd, until: deadline, timeout: timeout, path: path)
@@ -69,7 +68,7 @@ public final class FileLock {
       guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
         close(fd)
         throw PrefsError(
-          .temporary, "another process holds the lock for \(Int(timeout)) seconds", file: path,
+          .lockTimeout(seconds: Int(timeout)), file: path,
           hints: ["try again when the other prefs command has finished"])
       }
       usleep(delay)

@@ -44,6 +44,6 @@ package func makeFolders(_ path: String, mode: mode_t, what: String) throws {
   let parent = path.deletingLastPathComponent
   if !parent.isEmpty, parent != path { try makeFolders(parent, mode: mode, what: what) }
   guard RawPath.withCString(path, { mkdir($0, mode) }) == 0 || errno == EEXIST else {
-    throw PrefsError(.cannotCreate, "cannot create \(what): \(systemErrorText())", file: path)
+    throw PrefsError(.io(.createFolder(what), errno: errno), file: path)
   }
 }

@@ -102,7 +102,7 @@ public final class ByteWriter {
       let n = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if n < 0 {
         if errno == EINTR { continue }
-        throw PrefsError(.io, "write failed: \(systemErrorText())")
+        throw PrefsError(.io(.write, errno: errno))
       }
       offset += n
     }

@@ -62,7 +62,10 @@ import Testing
 
   @Test func directiveErrorsNameTheirPosition() throws {
     #expect(
-      throws: PrefsError.badInput("!delete takes no value: write 'key: !delete'", line: 2, column: 6).inFile("s.yaml")
+      throws: PrefsError.syntax(
+        "!delete takes no value: write 'key: !delete'", format: "yaml", stage: .composer,
+        position: .lineColumn(line: 2, column: 6)
+      ).inFile("s.yaml")
     ) {
       try settings("d:\n  k: !delete 1\n")
     }

@@ -23,7 +23,7 @@ import Testing
     ]
     for (format, text) in texts {
       let error = #expect(throws: PrefsError.self, "\(text)") { try format.codec.decode(Data(text.utf8)) }
-      #expect(error?.message.contains("outside the years 0001 to 9999") == true, "\(error?.message ?? "")")
+      #expect(error?.kind.problem?.contains(TextForms.dateRangeProblem) == true, "\(String(describing: error))")
     }
     // The last second of 9999 is read, and written back.
     let last = try Format.yaml.codec.decode(Data("9999-12-31T23:59:59.99998Z\n".utf8))
@@ -35,13 +35,17 @@ import Testing
   @Test func distantPastIsRefusedByEveryWriterWithOneMessage() throws {
     for format in [Format.json, .yaml, .xml, .binary] {
       let error = #expect(throws: PrefsError.self) { try format.codec.encode(.date(Self.distantPast)) }
-      #expect(error?.message.contains("outside the years 0001 to 9999") == true, "\(format)")
+      guard case .unrepresentable(format.name, .date, _, let problem)? = error?.kind else {
+        Issue.record("\(format): \(String(describing: error))")
+        continue
+      }
+      #expect(problem.contains(TextForms.dateRangeProblem), "\(format)")
     }
     // Nor read from a binary plist.
     let error = #expect(throws: PrefsError.self) {
       try Format.binary.codec.decode(Self.binaryDate(Self.distantPast.timeIntervalSinceReferenceDate))
     }
-    #expect(error?.message == "date 0000-12-30T00:00:00Z is outside the years 0001 to 9999")
+    #expect(error?.kind.problem == "date 0000-12-30T00:00:00Z is outside the years 0001 to 9999")
   }
 
   /// A binary plist holding one date.

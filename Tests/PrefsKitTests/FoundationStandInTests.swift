@@ -105,7 +105,9 @@ import Testing
     let missing = "/nonexistent-\(UUID().uuidString)/x"
     let error = #expect(throws: (any Error).self) { try Data(contentsOf: URL(fileURLWithPath: missing)) }
     #expect(PrefsError.text(of: try #require(error)) == "\(missing): No such file or directory")
-    #expect(PrefsError.text(of: PrefsError(.io, "disk full", file: "f")) == "f: disk full")
+    #expect(
+      PrefsError.text(of: PrefsError(.io(.write, errno: ENOSPC), file: "f"))
+        == "f: write failed: No space left on device")
   }
 
   @Test func makeFoldersMakesEveryMissingFolderOrSaysWhichItCouldNot() throws {
@@ -122,7 +124,8 @@ import Testing
     #expect(isFolder(file) == false)
     #expect(isFolder(folder.path("none")) == nil)
     let error = #expect(throws: PrefsError.self) { try makeFolders(file + "/sub", mode: 0o700, what: "the folder") }
-    #expect(error?.description == "\(file)/sub: cannot create the folder: Not a directory")
+    #expect(error?.kind == .io(.createFolder("the folder"), errno: ENOTDIR))
+    #expect(error?.file == "\(file)/sub")
     #expect(error?.category == .cannotCreate)
   }
 

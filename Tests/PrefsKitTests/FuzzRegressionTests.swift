@@ -66,7 +66,7 @@ import Testing
           encoded = try format.codec.encode(value)
         } catch let error as PrefsError {
           #expect(format != .binary, "\(error)")
-          #expect(error.message.contains("date"), "\(error)")
+          #expect(error.kind.name == "unrepresentable", "\(error)")
           continue
         }
         #expect(try format.codec.decode(encoded) == value, "\(format)")
@@ -78,7 +78,11 @@ import Testing
     let far = PrefValue.dictionary(["d": .date(Date(timeIntervalSinceReferenceDate: 8.2e149))])
     for format in [Format.json, .yaml, .xml, .binary] {
       let error = #expect(throws: PrefsError.self) { try format.codec.encode(far) }
-      #expect(error?.message.contains(TextForms.dateRangeProblem) == true, "\(format)")
+      guard case .unrepresentable(format.name, .date, _, let problem)? = error?.kind else {
+        Issue.record("\(format): \(String(describing: error))")
+        continue
+      }
+      #expect(problem.contains(TextForms.dateRangeProblem), "\(format)")
     }
   }
 
@@ -95,7 +99,11 @@ import Testing
     let error = try #require(throws: PrefsError.self) {
       try Format.json.codec.encode(.array([.date(Date(timeIntervalSinceReferenceDate: -0.0))]))
     }
-    #expect(error.message == "date 2001-01-01T00:00:00Z at 0 has no exact ISO 8601 form")
+    #expect(
+      error.kind
+        == .unrepresentable(
+          format: "json", kind: .date, path: PrefKeyPath([.index(0)]),
+          problem: "date 2001-01-01T00:00:00Z at 0 has no exact ISO 8601 form"))
   }
 
   // MARK: Limits
@@ -106,7 +114,7 @@ import Testing
     let error = try #require(throws: PrefsError.self) {
       try Format.read(Data(#"{"a": "0123456789"}"#.utf8), options: options)
     }
-    #expect(error.message == "input of 19 bytes is larger than the limit of 16 bytes")
+    #expect(error.kind == .inputTooLarge(size: 19, limit: 16))
     #expect(error.category == .badInput)
     #expect(try Format.read(Data("{}".utf8), options: options).value == .dictionary([:]))
   }
@@ -117,7 +125,8 @@ import Testing
     let file = folder.appendingPathComponent("big.json").path
     try Data(repeating: 0x20, count: 100).write(to: URL(fileURLWithPath: file))
     let error = try #require(throws: PrefsError.self) { try InputFile.read(file, limit: 99) }
-    #expect(error.description == "\(file): input of 100 bytes is larger than the limit of 99 bytes")
+    #expect(error.kind == .inputTooLarge(size: 100, limit: 99))
+    #expect(error.file == file)
     #expect(try InputFile.read(file, limit: 100).count == 100)
   }
 

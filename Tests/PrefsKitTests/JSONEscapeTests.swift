@@ -69,8 +69,9 @@ import Testing
     let text = Data(#"{"t":{"$date":"2023-02-30T00:00:00Z"}}"#.utf8)
     let sniffed = #expect(throws: PrefsError.self) { try Format.read(text) }
     let named = #expect(throws: PrefsError.self) { try Format.read(text, path: "x.json") }
-    #expect(sniffed?.message == named?.message)
-    #expect(sniffed?.message.contains("$date") == true)
+    #expect(sniffed?.kind == named?.kind)
+    #expect(sniffed?.kind.syntax?.format == "json")
+    #expect(sniffed?.kind.problem?.contains("$date") == true)
     // A YAML flow mapping that is not JSON still reads as YAML.
     #expect(try Format.read(Data("{a: 1}".utf8)).format == .yaml)
     #expect(JSONGrammar.isJSON(Data(#" {"a": [1, -2.5e3, "\u00e9", true, null, {}]} "#.utf8)))

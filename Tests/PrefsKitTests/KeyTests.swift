@@ -69,7 +69,8 @@ import Testing
   func aDuplicateKeyIsRefusedInOneWording(index: Int) throws {
     let (format, text, position) = Self.duplicates[index]
     let error = #expect(throws: PrefsError.self) { try format.codec.decode(Data(text.utf8)) }
-    #expect(error?.description == "\(position): duplicate key \"a\"")
+    #expect(error?.kind == .duplicateKey("a"))
+    #expect(PrefsError.located("", file: nil, position: error?.position) == "\(position): ")
   }
 
   @Test(arguments: 0..<3)
@@ -98,7 +99,7 @@ import Testing
       [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 4] + [0, 0, 0, 0, 0, 0, 0, 0]
       + [0, 0, 0, 0, 0, 0, 0, tableAt]
     let error = #expect(throws: PrefsError.self) { try Format.binary.codec.decode(Data(bytes)) }
-    #expect(error?.message == "duplicate key \"a\"")
+    #expect(error?.kind == .duplicateKey("a"))
     var options = ReadOptions()
     options.allowDuplicateKeys = true
     let warnings = Warnings()

@@ -25,11 +25,11 @@ import Testing
     let error = #expect(throws: PrefsError.self) {
       try Format.xml.codec.decode(Data("<plist><real>0x1p3</real></plist>".utf8))
     }
-    #expect(error?.message == "<real> '0x1p3' is hexadecimal: a <real> is decimal")
+    #expect(error?.kind.problem == "<real> '0x1p3' is hexadecimal: a <real> is decimal")
     let range = #expect(throws: PrefsError.self) {
       try Format.xml.codec.decode(Data("<plist><real>1e400</real></plist>".utf8))
     }
-    #expect(range?.message == "<real> '1e400' is out of range")
+    #expect(range?.kind.problem == "<real> '1e400' is out of range")
   }
 
   @Test func aHexadecimalRealOnTheCommandLineIsRefused() throws {

@@ -25,7 +25,7 @@ enum Python {
   /// Runs `script` with `input` on standard input and returns standard output.
   static func run(_ python: String, _ script: String, input: Data) throws -> String {
     let result = try TestSupport.run(URL(fileURLWithPath: python), ["-c", script], input: input)
-    guard result.status == 0 else { throw PrefsError(.io, "python failed: \(result.stderr)") }
+    guard result.status == 0 else { throw PrefsError(.other(.io, "python failed: \(result.stderr)")) }
     return result.stdout
   }
 

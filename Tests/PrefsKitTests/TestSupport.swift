@@ -61,3 +61,49 @@ extension Trait where Self == ConditionTrait {
       module.map { "python3 with \($0) is not installed" } ?? "python3 is not installed")
   }
 }
+
+/// What library tests check of an error: its kind, never its words.
+extension PrefsError.Kind {
+  /// The case's name without its values (`tooDeep`), for tests that check what
+  /// failed and not the details.
+  var name: String { String(String(describing: cause).prefix { $0 != "(" }) }
+
+  /// The format and stage of a syntax error (under any wrapping kind); nil for any
+  /// other kind.
+  var syntax: (format: String, stage: PrefsError.SyntaxStage)? {
+    guard case .syntax(let format, let stage, _) = cause else { return nil }
+    return (format, stage)
+  }
+}
+
+extension PrefsError.Kind {
+  /// A syntax error's problem (under any wrapping kind); nil for any other kind.
+  var problem: String? {
+    guard case .syntax(_, _, let problem) = cause else { return nil }
+    return problem
+  }
+}
+
+/// Expects `error` to be of `kind`, at `line` and `column` when given.
+func expectError(
+  _ error: PrefsError?, is kind: PrefsError.Kind, line: Int? = nil, column: Int? = nil,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(error?.kind == kind, sourceLocation: sourceLocation)
+  if let line, let column {
+    #expect(error?.position == .lineColumn(line: line, column: column), sourceLocation: sourceLocation)
+  }
+}
+
+/// Expects `error` to be a syntax error of `format` about `problem`, at any stage, at
+/// `line` and `column` when given.
+func expectSyntaxError(
+  _ error: PrefsError?, _ format: String, _ problem: String, line: Int? = nil, column: Int? = nil,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(error?.kind.syntax?.format == format, "\(String(describing: error))", sourceLocation: sourceLocation)
+  #expect(error?.kind.problem == problem, sourceLocation: sourceLocation)
+  if let line, let column {
+    #expect(error?.position == .lineColumn(line: line, column: column), sourceLocation: sourceLocation)
+  }
+}

@@ -45,7 +45,7 @@ extension PlistCodecTests {
       "<plist>" + String(repeating: "<array>", count: n) + String(repeating: "</array>", count: n)
       + "</plist>"
     let error = #expect(throws: PrefsError.self) { try Self.xml.decode(Data(text.utf8)) }
-    #expect(error?.message.contains("nesting") == true)
+    #expect(error?.kind == .tooDeep(limit: 512))
   }
 
   @Test func aSharedEmptyContainerMeetsTheDepthLimitInEitherOrder() throws {
@@ -74,7 +74,8 @@ extension PlistCodecTests {
     var objects: [[UInt8]] = (0..<64).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] }
     objects.append([0x09])
     let error = #expect(throws: PrefsError.self) { try Self.binary.decode(Self.bplist(objects)) }
-    #expect(error?.message.contains("expand") == true)
+    #expect(error?.kind.syntax?.stage == .parser)
+    #expect(error?.kind.problem?.contains("expand") == true)
     // Moderate sharing is fine.
     let shared = Self.bplist([[0xA2, 1, 1], [0xA1, 2], [0x09]])
     #expect(

@@ -45,14 +45,21 @@ extension PlistCodecTests {
       let error = #expect(throws: PrefsError.self) {
         try Self.xml.encode(.dictionary(["outer": .array([.string(bad)])]))
       }
-      #expect(error?.message.contains("'outer.0'") == true)
+      #expect(error?.kind.name == "unrepresentable")
+      if case .unrepresentable(let format, let kind, let path, _)? = error?.kind {
+        #expect(format == "xml" && kind == .string && path == PrefKeyPath([.key("outer"), .index(0)]))
+      }
       // Binary holds them.
       #expect(try TestSupport.roundTrip(.string(bad), through: .binary) == .string(bad))
     }
     let keyError = #expect(throws: PrefsError.self) {
       try Self.xml.encode(.dictionary(["k\u{7}": .bool(true)]))
     }
-    #expect(keyError?.message.contains("key") == true)
+    if case .unrepresentable(_, _, let path, _)? = keyError?.kind {
+      #expect(path == PrefKeyPath([.key("k\u{7}")]))
+    } else {
+      Issue.record("not a value XML cannot hold: \(String(describing: keyError))")
+    }
     // Tab, newline and carriage return are kept exactly.
     let text = PrefValue.string("a\tb\nc\rd\r\n")
     #expect(try TestSupport.roundTrip(text, through: .xml) == text)

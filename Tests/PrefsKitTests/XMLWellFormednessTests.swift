@@ -30,7 +30,8 @@ import Testing
   func malformedMarkupIsRefusedWithAPosition(index: Int) throws {
     let (text, message) = Self.refused[index]
     let error = #expect(throws: PrefsError.self) { try Format.xml.codec.decode(Data(text.utf8)) }
-    #expect(error?.description.hasPrefix(message) == true, "\(error?.description ?? "")")
+    let located = error.map { PrefsError.located($0.kind.problem ?? "", file: nil, position: $0.position) }
+    #expect(located?.hasPrefix(message) == true, "\(String(describing: error))")
   }
 
   @Test func wellFormedAttributesAndCommentsStillRead() throws {

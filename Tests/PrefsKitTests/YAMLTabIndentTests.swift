@@ -19,7 +19,7 @@ import Testing
   ])
   func aTabThatIndentsIsNamed(text: String, line: Int, column: Int) throws {
     let error = try #require(throws: PrefsError.self) { try Format.read(Data(text.utf8), declared: .yaml) }
-    #expect(error.message == "tabs cannot indent YAML; use spaces")
+    #expect(error.kind == .syntax(format: "yaml", stage: .scanner, problem: "tabs cannot indent YAML; use spaces"))
     #expect(error.position == .lineColumn(line: line, column: column))
   }
 

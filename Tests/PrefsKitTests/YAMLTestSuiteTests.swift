@@ -85,7 +85,7 @@ indirect enum JSONValue {
 
     mutating func value() throws -> JSONValue {
       skipSpace()
-      guard i < bytes.count else { throw PrefsError(.badInput, "JSON ends early") }
+      guard i < bytes.count else { throw PrefsError(.other(.badInput, "JSON ends early")) }
       switch bytes[i] {
       case UInt8(ascii: "{"):
         i += 1
@@ -97,7 +97,7 @@ indirect enum JSONValue {
         }
         while true {
           skipSpace()
-          guard case .string(let key) = try value() else { throw PrefsError(.badInput, "JSON key") }
+          guard case .string(let key) = try value() else { throw PrefsError(.other(.badInput, "JSON key")) }
           skipSpace()
           i += 1  // :
           pairs.append((key, try value()))

@@ -81,7 +81,7 @@ struct JSONReader {
   mutating func enter(at position: Int) throws {
     depth += 1
     if depth > options.maxDepth {
-      throw error("nesting deeper than \(options.maxDepth) levels", at: position)
+      throw error(.tooDeep(limit: options.maxDepth), at: position)
     }
   }
 
@@ -172,7 +172,7 @@ struct JSONReader {
           refusal: { error($0, at: keyStart) })
       } else {
         if dict.contains(key), !options.allowDuplicateKeys {
-          throw error(DuplicateKeys.message(key), at: keyStart)
+          throw error(.duplicateKey(key), at: keyStart)
         }
         map?.discardKey()
         try handleNull(at: valueStart, path: valuePath)
@@ -262,7 +262,8 @@ struct JSONReader {
       let failure = error("", at: position)
       return embedded.placeholder(for: value, kind: key == "$json" ? .json : .plist) { reason in
         var refusal = failure
-        refusal.message = "\"\(key)\" value cannot be encoded: \(reason)"
+        refusal.kind = .syntax(
+          format: "json", stage: .composer, problem: "\"\(key)\" value cannot be encoded: \(reason)")
         return refusal
       }
     default:
@@ -291,10 +292,11 @@ struct JSONReader {
   }
 
   func nullError(at position: Int, path: PrefKeyPath) -> PrefsError {
-    var e = error(
-      "null\(path.description.isEmpty ? "" : " at \(path)") has no plist form", at: position)
-    e.hints = ["use --drop-nulls to leave nulls out"]
-    return e
+    error(
+      .null(
+        problem: "null\(path.description.isEmpty ? "" : " at \(path)") has no plist form",
+        droppable: !path.components.isEmpty),
+      at: position)
   }
 
   // MARK: Numbers
@@ -453,7 +455,11 @@ struct JSONReader {
   }
 
   func error(_ message: String, at position: Int) -> PrefsError {
-    PrefsError(.badInput, message, position: .of(offset: position, in: bytes))
+    error(.syntax(format: "json", stage: .parser, problem: message), at: position)
+  }
+
+  func error(_ kind: PrefsError.Kind, at position: Int) -> PrefsError {
+    PrefsError(kind, position: .of(offset: position, in: bytes))
   }
 }
 

@@ -29,16 +29,17 @@ struct JSONWriter {
       if let text = TextForms.real(r) {
         try out.write(text)
       } else if options.plainJSON {
-        throw PrefsError(
-          .badInput, "\(r) at \(pathText) has no plain JSON form",
-          hints: ["without --plain it is written as {\"$real\": \"\(nonFiniteName(r))\"}"])
+        throw PrefsError(.nonFiniteReal(r, path: PrefKeyPath(path)))
       } else {
         try typed("$real", string: nonFiniteName(r))
       }
     case .date(let d):
       guard let text = TextForms.exactDate(d) else {
         let problem = TextForms.isInDateRange(d) ? "has no exact ISO 8601 form" : "is \(TextForms.dateRangeProblem)"
-        throw PrefsError(.badInput, "date \(TextForms.date(d)) at \(pathText) \(problem)")
+        throw PrefsError(
+          .unrepresentable(
+            format: "json", kind: .date, path: PrefKeyPath(path),
+            problem: "date \(TextForms.date(d)) at \(pathText) \(problem)"))
       }
       if options.plainJSON { try writeString(text) } else { try typed("$date", string: text) }
     case .data(let d):

@@ -55,7 +55,7 @@ struct OpenStepReader {
   {
     if let error = options.sizeError(data.count) { throw error }
     guard !data.isEmpty else {
-      throw PrefsError.badInput("empty input: not a property list", line: 1, column: 1)
+      throw PrefsError.syntax(in: .openStep, "empty input: not a property list", line: 1, column: 1)
     }
     let (text, encoding) = try text(of: data)
     return try text.withUnsafeBytes { raw in
@@ -95,12 +95,13 @@ struct OpenStepReader {
       case .emptyInput: break loop
       case .error:
         let (line, column) = lineAndColumn(of: out.count, in: out, from: 0)
-        throw PrefsError.badInput("invalid UTF-16: a lone surrogate", line: line, column: column)
+        throw PrefsError.syntax(in: .openStep, "invalid UTF-16: a lone surrogate", line: line, column: column)
       }
     }
     if data.count % 2 != 0 {
       let (line, column) = lineAndColumn(of: out.count, in: out, from: 0)
-      throw PrefsError.badInput("UTF-16 text ends in the middle of a character", line: line, column: column)
+      throw PrefsError.syntax(
+        in: .openStep, "UTF-16 text ends in the middle of a character", line: line, column: column)
     }
     return Data(out)
   }
@@ -196,7 +197,7 @@ struct OpenStepReader {
 
   private mutating func enter() throws {
     depth += 1
-    if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels", at: i) }
+    if depth > maxDepth { throw error(.tooDeep(limit: maxDepth), at: i) }
   }
 
   /// Entries up to `closing` (`}`), or to the end of the text for a brace-less
@@ -523,8 +524,12 @@ struct OpenStepReader {
   }
 
   private func error(_ message: String, at k: Int) -> PrefsError {
+    error(.syntax(format: Format.openStep.name, stage: .parser, problem: message), at: k)
+  }
+
+  private func error(_ kind: PrefsError.Kind, at k: Int) -> PrefsError {
     let (line, column) = Self.lineAndColumn(of: min(k, bytes.count), in: bytes, from: start)
-    return .badInput(message, line: line, column: column)
+    return PrefsError(kind, position: .lineColumn(line: line, column: column))
   }
 
   /// 1-based line (LF, CR and CRLF each end one) and column (in Unicode scalars) of

@@ -82,7 +82,9 @@ struct OpenStepWriter {
       }
     default:
       throw PrefsError(
-        .badInput, "\(value.kind.rawValue) at \(plistPath(path)) has no OpenStep form",
+        .unrepresentable(
+          format: "openstep", kind: value.kind, path: PrefKeyPath(path),
+          problem: "\(value.kind.rawValue) at \(plistPath(path)) has no OpenStep form"),
         hints: [
           "OpenStep property lists hold only strings, data, arrays and dictionaries; write xml or binary instead"
         ])

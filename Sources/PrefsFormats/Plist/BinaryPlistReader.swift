@@ -153,16 +153,18 @@ struct BinaryPlistReader {
 
   private mutating func readTrailer() throws {
     guard bytes.count >= 8, bytes.starts(with: Self.magic) else {
-      throw PrefsError.badInput("not a binary property list (no 'bplist' header)", offset: 0)
+      throw PrefsError.syntax(in: .binary, "not a binary property list (no 'bplist' header)", offset: 0)
     }
     guard bytes[6] == UInt8(ascii: "0") else {
       let version = String(decoding: bytes[6..<8], as: UTF8.self)
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "unsupported binary plist version '\(version)' (only 00 is read)", offset: 6)
     }
     // Header, at least one object byte, and the trailer.
     guard bytes.count >= 8 + 1 + Self.trailerSize else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "truncated binary plist: \(bytes.count) bytes is too short to hold a trailer",
         offset: bytes.count)
     }
@@ -170,28 +172,32 @@ struct BinaryPlistReader {
     offsetSize = Int(bytes[t + 6])
     refSize = Int(bytes[t + 7])
     guard (1...8).contains(offsetSize) else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "invalid trailer: offset size \(offsetSize) (must be 1 to 8)", offset: t + 6)
     }
     guard (1...8).contains(refSize) else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "invalid trailer: object reference size \(refSize) (must be 1 to 8)", offset: t + 7)
     }
     let count = readUInt64(at: t + 8, size: 8)
     let top = readUInt64(at: t + 16, size: 8)
     let tableStart = readUInt64(at: t + 24, size: 8)
     guard count >= 1, count <= UInt64(bytes.count) else {
-      throw PrefsError.badInput("invalid trailer: object count \(count)", offset: t + 8)
+      throw PrefsError.syntax(in: .binary, "invalid trailer: object count \(count)", offset: t + 8)
     }
     guard top < count else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "invalid trailer: top object \(top) is not one of the \(count) objects", offset: t + 16)
     }
     // The offset table starts after the objects and before the trailer. Its length is
     // not required to match the object count exactly (hand-made files in the wild get
     // it wrong, and plistlib and libplist accept them): each entry is checked when used.
     guard tableStart >= 9, tableStart < UInt64(t) else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "invalid trailer: offset table position \(tableStart) is outside the file", offset: t + 24)
     }
     objectCount = Int(count)
@@ -205,13 +211,15 @@ struct BinaryPlistReader {
     let entry = offsetTableStart + index * offsetSize
     // Entries may reach into the trailer's unused bytes, never into its fields.
     guard entry + offsetSize <= bytes.count - Self.trailerSize + 6 else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "offset table entry \(index) lies beyond the offset table",
         offset: bytes.count - Self.trailerSize + 8)
     }
     let value = readUInt64(at: entry, size: offsetSize)
     guard value >= 8, value < UInt64(offsetTableStart) else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "offset table entry \(index) points to \(value), outside the object area 8..<\(offsetTableStart)",
         offset: entry)
     }
@@ -234,7 +242,7 @@ struct BinaryPlistReader {
   /// Throws unless `count` bytes starting at `position` lie before the offset table.
   private func require(_ count: Int, at position: Int, for what: @autoclosure () -> String) throws {
     guard count >= 0, position <= offsetTableStart, count <= offsetTableStart - position else {
-      throw PrefsError.badInput("\(what()) runs past the end of the object area", offset: position)
+      throw PrefsError.syntax(in: .binary, "\(what()) runs past the end of the object area", offset: position)
     }
   }
 
@@ -250,7 +258,8 @@ struct BinaryPlistReader {
     try require(1, at: intPosition, for: "the length of this \(what)")
     let intMarker = bytes[intPosition]
     guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "the length of this \(what) is not an integer of 1 to 8 bytes (marker 0x\(hexBytes([intMarker])))",
         offset: intPosition)
     }
@@ -258,7 +267,8 @@ struct BinaryPlistReader {
     try require(size, at: intPosition + 1, for: "the length of this \(what)")
     let value = readUInt64(at: intPosition + 1, size: size)
     guard value <= UInt64(offsetTableStart) else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "\(what) length \(value) is larger than the file", offset: intPosition)
     }
     return (Int(value), intPosition + 1 + size)
@@ -272,7 +282,8 @@ struct BinaryPlistReader {
     -> (PrefValue, height: Int, size: Int)
   {
     guard index < objectCount else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "reference to object \(index), but there are only \(objectCount)", offset: referencedAt)
     }
     if state[index] >= 0 {
@@ -289,16 +300,18 @@ struct BinaryPlistReader {
       case 0x08: return try scalar(.bool(false), at: position)
       case 0x09: return try scalar(.bool(true), at: position)
       case 0x00:
-        throw PrefsError.badInput(
+        throw PrefsError.syntax(
+          in: .binary,
           "null object: property lists have no null value", offset: position)
       default:
-        throw PrefsError.badInput("unknown object marker 0x\(hexBytes([marker]))", offset: position)
+        throw PrefsError.syntax(in: .binary, "unknown object marker 0x\(hexBytes([marker]))", offset: position)
       }
     case 0x1: return try scalar(try integer(marker, at: position), at: position)
     case 0x2:
       let size = 1 << Int(marker & 0x0F)
       guard size == 4 || size == 8, marker & 0x0F <= 3 else {
-        throw PrefsError.badInput(
+        throw PrefsError.syntax(
+          in: .binary,
           "real of unsupported size (marker 0x\(hexBytes([marker])))", offset: position)
       }
       try require(size, at: position + 1, for: "this real")
@@ -307,14 +320,16 @@ struct BinaryPlistReader {
       return try scalar(.real(value), at: position)
     case 0x3:
       guard marker == 0x33 else {
-        throw PrefsError.badInput(
+        throw PrefsError.syntax(
+          in: .binary,
           "date of unsupported size (marker 0x\(hexBytes([marker])))", offset: position)
       }
       try require(8, at: position + 1, for: "this date")
       let seconds = Double(bitPattern: readUInt64(at: position + 1, size: 8))
       let date = Date(timeIntervalSinceReferenceDate: seconds)
       guard TextForms.isInDateRange(date) else {
-        throw PrefsError.badInput("date \(TextForms.date(date)) is \(TextForms.dateRangeProblem)", offset: position)
+        throw PrefsError.syntax(
+          in: .binary, "date \(TextForms.date(date)) is \(TextForms.dateRangeProblem)", offset: position)
       }
       return try scalar(.date(date), at: position)
     case 0x4:
@@ -326,10 +341,11 @@ struct BinaryPlistReader {
     case 0x8:
       let size = Int(marker & 0x0F) + 1
       try require(size, at: position + 1, for: "this UID")
-      guard size <= 8 else { throw PrefsError.badInput("UID wider than 8 bytes", offset: position) }
+      guard size <= 8 else { throw PrefsError.syntax(in: .binary, "UID wider than 8 bytes", offset: position) }
       let value = readUInt64(at: position + 1, size: size)
       guard value <= UInt64(UInt32.max) else {
-        throw PrefsError.badInput(
+        throw PrefsError.syntax(
+          in: .binary,
           "UID \(value) is wider than the 32 bits CF reads", offset: position)
       }
       return try scalar(.uid(value), at: position)
@@ -338,11 +354,12 @@ struct BinaryPlistReader {
     case 0xD:
       return try container(index, at: position, marker: marker, depth: depth, isDictionary: true)
     case 0xB, 0xC:
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "\(marker >> 4 == 0xC ? "set" : "ordered set") object: sets are not read (no other format can hold one)",
         offset: position)
     default:
-      throw PrefsError.badInput("unknown object marker 0x\(hexBytes([marker]))", offset: position)
+      throw PrefsError.syntax(in: .binary, "unknown object marker 0x\(hexBytes([marker]))", offset: position)
     }
   }
 
@@ -356,19 +373,21 @@ struct BinaryPlistReader {
   private mutating func count(expanded size: Int, at position: Int) throws {
     expandedSize += size
     guard expandedSize <= Self.maxExpandedValues else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "shared references expand to more than \(Self.maxExpandedValues) values", offset: position)
     }
   }
 
   private func tooDeep(at position: Int) -> PrefsError {
-    .badInput("nesting deeper than \(maxDepth) arrays and dictionaries", offset: position)
+    PrefsError(.tooDeep(limit: maxDepth), position: .byteOffset(position))
   }
 
   private func integer(_ marker: UInt8, at position: Int) throws -> PrefValue {
     let power = Int(marker & 0x0F)
     guard power <= 4 else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "integer of unsupported size (marker 0x\(hexBytes([marker])))", offset: position)
     }
     let size = 1 << power
@@ -380,7 +399,7 @@ struct BinaryPlistReader {
       let high = readUInt64(at: position + 1, size: 8)
       let low = readUInt64(at: position + 9, size: 8)
       guard high == 0 else {
-        throw PrefsError.badInput("16-byte integer does not fit 64 bits unsigned", offset: position)
+        throw PrefsError.syntax(in: .binary, "16-byte integer does not fit 64 bits unsigned", offset: position)
       }
       return .integer(exactly: low)
     case 8:
@@ -403,7 +422,8 @@ struct BinaryPlistReader {
       if let firstHigh = slice.firstIndex(where: { $0 >= 0x80 }) {
         // Not ASCII: keep it only if it is UTF-8, never as Latin-1 mojibake.
         guard let text = String(validating: slice, as: UTF8.self) else {
-          throw PrefsError.badInput(
+          throw PrefsError.syntax(
+            in: .binary,
             "ASCII string object holds byte 0x\(hexBytes([slice[firstHigh]])), which is neither ASCII nor part of UTF-8 text",
             offset: start + firstHigh)
         }
@@ -414,7 +434,8 @@ struct BinaryPlistReader {
     }
     let (n, start) = try count(at: position, marker: marker, what: "string")
     guard n <= offsetTableStart / 2 else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "UTF-16 string length \(n) is larger than the file", offset: position)
     }
     try require(2 * n, at: start, for: "this string")
@@ -459,7 +480,8 @@ struct BinaryPlistReader {
       return o
     }
     guard !unpaired else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "UTF-16 string object holds an unpaired surrogate", offset: position)
     }
     return text
@@ -470,7 +492,8 @@ struct BinaryPlistReader {
   ) throws -> (PrefValue, height: Int, size: Int) {
     guard depth < maxDepth else { throw tooDeep(at: position) }
     guard state[index] == Self.notRead else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "reference cycle: \(isDictionary ? "dictionary" : "array") object \(index) contains itself",
         offset: position)
     }
@@ -480,7 +503,7 @@ struct BinaryPlistReader {
     let (n, start) = try count(at: position, marker: marker, what: what)
     let refBytes = n.multipliedReportingOverflow(by: refSize * (isDictionary ? 2 : 1))
     guard !refBytes.overflow else {
-      throw PrefsError.badInput("\(what) count \(n) is too large", offset: position)
+      throw PrefsError.syntax(in: .binary, "\(what) count \(n) is too large", offset: position)
     }
     try require(refBytes.partialValue, at: start, for: "this \(what)'s references")
     // A container's height counts itself, so an empty one is 1, as deep as one of
@@ -505,7 +528,7 @@ struct BinaryPlistReader {
         size += s
         try duplicates.insert(
           key, value, into: &dict, position: { .byteOffset(keyRef.at) },
-          refusal: { PrefsError.badInput($0, offset: keyRef.at) })
+          refusal: { PrefsError($0, position: .byteOffset(keyRef.at)) })
       }
       result = .dictionary(dict)
     } else {
@@ -527,13 +550,15 @@ struct BinaryPlistReader {
 
   private mutating func key(_ index: Int, referencedAt: Int) throws -> String {
     guard index < objectCount else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "reference to object \(index), but there are only \(objectCount)", offset: referencedAt)
     }
     let position = try offset(of: index)
     let kind = bytes[position] >> 4
     guard kind == 0x5 || kind == 0x6 else {
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .binary,
         "dictionary key is not a string (marker 0x\(hexBytes([bytes[position]])))", offset: position)
     }
     // CF stores each distinct key once, and a domain repeats its keys: decoded once,

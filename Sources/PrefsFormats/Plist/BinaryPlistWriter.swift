@@ -43,7 +43,9 @@ struct BinaryPlistWriter {
       _ = try number(value)
     } catch let wide as WideUID {
       throw PrefsError(
-        .badInput, "UID \(wide.value) at \(plistPath(wide.path)) is wider than the 32 bits CF reads")
+        .unrepresentable(
+          format: "binary", kind: .uid, path: PrefKeyPath(wide.path),
+          problem: "UID \(wide.value) at \(plistPath(wide.path)) is wider than the 32 bits CF reads"))
     }
     // Widths as CF chooses them (its reader checks them against these numbers).
     let refSize = Self.byteWidth(UInt64(objects.count))
@@ -303,7 +305,10 @@ struct BinaryPlistWriter {
       case .date(let d):
         // One range for every format: what a binary plist holds, the others can write.
         guard TextForms.isInDateRange(d) else {
-          throw PrefsError(.badInput, "date \(TextForms.date(d)) is \(TextForms.dateRangeProblem)")
+          throw PrefsError(
+            .unrepresentable(
+              format: "binary", kind: .date, path: nil,
+              problem: "date \(TextForms.date(d)) is \(TextForms.dateRangeProblem)"))
         }
         try byte(0x33)
         try uint(d.timeIntervalSinceReferenceDate.bitPattern, width: 8)

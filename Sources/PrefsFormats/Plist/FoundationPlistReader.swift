@@ -30,7 +30,7 @@ import PrefsText
       // Foundation's binary reader crashes on some broken files (a set it cannot
       // bridge): binary plists are only ever read by the native reader.
       guard !data.starts(with: BinaryPlistReader.magic) else {
-        throw PrefsError.badInput("a binary plist is read by the binary reader, not as text", offset: 0)
+        throw PrefsError.syntax(in: .binary, "a binary plist is read by the binary reader, not as text", offset: 0)
       }
       let object: Any
       do {
@@ -56,7 +56,8 @@ import PrefsText
       mutating func convert(_ object: Any, depth: Int) throws -> PrefValue {
         if let optional = object as? any WrappedValue {
           guard let wrapped = optional.wrapped else {
-            throw PrefsError(.badInput, "nil at \(plistPath(path)): a preference value cannot be null")
+            throw PrefsError(
+              .null(problem: "nil at \(plistPath(path)): a preference value cannot be null", droppable: false))
           }
           return try convert(wrapped, depth: depth)
         }
@@ -85,7 +86,8 @@ import PrefsText
           pairs.reserveCapacity(dictionary.count)
           for (key, value) in dictionary {
             guard let key = key.base as? String else {
-              throw PrefsError(.badInput, "dictionary key at \(plistPath(path)) is not a string")
+              throw PrefsError.syntax(
+                "dictionary key at \(plistPath(path)) is not a string", format: "xml", stage: .composer)
             }
             pairs.append((key, value))
           }
@@ -100,14 +102,13 @@ import PrefsText
           return .dictionary(result)
         default:
           if let uid = Self.uid(object) { return .uid(uid) }
-          throw PrefsError(
-            .badInput, "value of unexpected type \(type(of: object)) at \(plistPath(path))")
+          throw PrefsError.syntax(
+            "value of unexpected type \(type(of: object)) at \(plistPath(path))", format: "xml", stage: .composer)
         }
       }
 
       func tooDeep() -> PrefsError {
-        PrefsError(
-          .badInput, "nesting deeper than \(maxDepth) arrays and dictionaries at \(plistPath(path))")
+        PrefsError(.tooDeep(limit: maxDepth, detail: "at \(plistPath(path))"))
       }
 
       static func number(_ number: NSNumber, type: Any.Type, at path: [PrefKeyPath.Component]) throws
@@ -128,7 +129,8 @@ import PrefsText
           return .integer(number.int64Value)
         default:
           let code = String(cString: number.objCType)
-          throw PrefsError(.badInput, "number of unexpected kind '\(code)' at \(plistPath(path))")
+          throw PrefsError.syntax(
+            "number of unexpected kind '\(code)' at \(plistPath(path))", format: "xml", stage: .composer)
         }
       }
 
@@ -164,7 +166,7 @@ import PrefsText
       }
       // Foundation names no line for faults of the whole document (an unknown
       // encoding); point at its start so every text-format error has a position.
-      return .badInput(text, line: line ?? 1, column: 1)
+      return .syntax(in: isXML ? .xml : .openStep, text, line: line ?? 1, column: 1)
     }
 
     /// The number after the last "line " in Foundation's text.
@@ -239,7 +241,7 @@ import PrefsText
       }
       guard let subset, bytes[bytes.startIndex + subset] == UInt8(ascii: "[") else { return }
       let (line, column) = lineAndColumn(of: bytes.startIndex + subset, in: bytes)
-      throw PrefsError.badInput(XMLMarkup.internalSubsetRefusal, line: line, column: column)
+      throw PrefsError.syntax(in: .xml, XMLMarkup.internalSubsetRefusal, line: line, column: column)
     }
 
     private static func firstRange(of needle: [UInt8], in bytes: Data) -> Range<Data.Index>? {

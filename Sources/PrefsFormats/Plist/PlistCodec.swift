@@ -28,7 +28,7 @@ public struct PlistCodec: FormatCodec {
   /// Reads a binary, XML or OpenStep property list, whatever ``variant`` is.
   public func read(_ data: Data, options: ReadOptions, warnings: Warnings) throws -> PrefValue {
     guard !data.isEmpty else {
-      throw PrefsError.badInput("empty input: not a property list", line: 1, column: 1)
+      throw PrefsError.syntax(in: .xml, "empty input: not a property list", line: 1, column: 1)
     }
     switch Self.sniff(data) {
     case .binary:

@@ -94,7 +94,8 @@ package struct XMLPlistReader {
     if canRead(data) { return data }
     if let unicode = unicodeEncoding(of: data) {
       guard let text = String(data: data, encoding: unicode) else {
-        throw PrefsError.badInput(
+        throw PrefsError.syntax(
+          in: .xml,
           "the XML plist is not valid \(unicode == .utf16BigEndian || unicode == .utf16LittleEndian ? "UTF-16" : "UTF-32")",
           line: 1, column: 1)
       }
@@ -111,7 +112,8 @@ package struct XMLPlistReader {
       // declaration) can only be UTF-8; the reader refuses it if it is not.
       return data
     default:
-      throw PrefsError.badInput(
+      throw PrefsError.syntax(
+        in: .xml,
         "an XML plist in encoding '\(name)' cannot be read (UTF-8, UTF-16, UTF-32 and ISO-8859-1 can); "
           + "convert it to UTF-8 first (iconv -f \(name) -t UTF-8)", line: 1, column: 1)
     }
@@ -241,7 +243,7 @@ struct XMLPlistParser {
 
   mutating func array(_ tag: Tag, depth: Int) throws -> PrefValue {
     guard depth < maxDepth else {
-      throw error("nesting deeper than \(maxDepth) arrays and dictionaries", at: tag.start)
+      throw error(.tooDeep(limit: maxDepth), at: tag.start)
     }
     if tag.selfClosing { return .array([]) }
     var items: [PrefValue] = []
@@ -260,7 +262,7 @@ struct XMLPlistParser {
 
   mutating func dictionary(_ tag: Tag, depth: Int) throws -> PrefValue {
     guard depth < maxDepth else {
-      throw error("nesting deeper than \(maxDepth) arrays and dictionaries", at: tag.start)
+      throw error(.tooDeep(limit: maxDepth), at: tag.start)
     }
     if tag.selfClosing { return .dictionary([:]) }
     var dict = PrefDictionary()
@@ -770,7 +772,11 @@ struct XMLPlistParser {
   // MARK: Errors
 
   func error(_ message: String, at position: Int? = nil) -> PrefsError {
-    PrefsError(.badInput, message, position: .of(offset: position ?? i, in: bytes))
+    error(.syntax(format: Format.xml.name, stage: .parser, problem: message), at: position)
+  }
+
+  func error(_ kind: PrefsError.Kind, at position: Int? = nil) -> PrefsError {
+    PrefsError(kind, position: .of(offset: position ?? i, in: bytes))
   }
 }
 

@@ -117,7 +117,9 @@ struct XMLPlistWriter {
     case .uid(let n):
       guard n <= UInt64(UInt32.max) else {
         throw PrefsError(
-          .badInput, "UID \(n) at \(plistPath(path)) is wider than the 32 bits CF reads")
+          .unrepresentable(
+            format: "xml", kind: .uid, path: PrefKeyPath(path),
+            problem: "UID \(n) at \(plistPath(path)) is wider than the 32 bits CF reads"))
       }
       try line("<dict>", depth: depth)
       try indent(depth + 1)
@@ -216,9 +218,10 @@ struct XMLPlistWriter {
     let code = String(scalar, radix: 16, uppercase: true)
     let padded = String(repeating: "0", count: max(0, 4 - code.count)) + code
     return PrefsError(
-      .badInput,
-      "\(what) at \(plistPath(path)) holds U+\(padded), which XML 1.0 cannot hold; write a binary plist instead"
-    )
+      .unrepresentable(
+        format: "xml", kind: .string, path: PrefKeyPath(path),
+        problem:
+          "\(what) at \(plistPath(path)) holds U+\(padded), which XML 1.0 cannot hold; write a binary plist instead"))
   }
 
   // MARK: Numbers
@@ -251,13 +254,18 @@ struct XMLPlistWriter {
     let t = date.timeIntervalSinceReferenceDate
     guard t.isFinite else {
       throw PrefsError(
-        .badInput, "date at \(plistPath(path)) is not finite; XML plists cannot hold it")
+        .unrepresentable(
+          format: "xml", kind: .date, path: PrefKeyPath(path),
+          problem: "date at \(plistPath(path)) is not finite; XML plists cannot hold it"))
     }
     // The fraction goes, as Foundation and plistlib drop it: the second as written.
     let whole = t.rounded(.down)
     // Years 0001 to 9999: what Foundation's XML reader takes.
     guard TextForms.dateRange.contains(whole) else {
-      throw PrefsError(.badInput, "date at \(plistPath(path)) is \(TextForms.dateRangeProblem)")
+      throw PrefsError(
+        .unrepresentable(
+          format: "xml", kind: .date, path: PrefKeyPath(path),
+          problem: "date at \(plistPath(path)) is \(TextForms.dateRangeProblem)"))
     }
     if let dropped = PlistCodec.droppedFraction(of: date, at: path) { warnings.add(dropped) }
     try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in

@@ -39,7 +39,7 @@ final class YAMLEmitter {
     emitter = .allocate(capacity: 1)
     guard yaml_emitter_initialize(emitter) == 1 else {
       emitter.deallocate()
-      throw PrefsError(.io, "out of memory starting the YAML emitter")
+      throw PrefsError(.outOfMemory(doing: "starting the YAML emitter"))
     }
     sink = Sink(writer)
     self.sortKeys = sortKeys
@@ -228,9 +228,12 @@ final class YAMLEmitter {
   private static func refusal(of date: Date) -> PrefsError {
     let text = TextForms.date(date)
     guard TextForms.isInDateRange(date) else {
-      return PrefsError(.badInput, "date \(text) is \(TextForms.dateRangeProblem)")
+      return PrefsError(
+        .unrepresentable(
+          format: "yaml", kind: .date, path: nil, problem: "date \(text) is \(TextForms.dateRangeProblem)"))
     }
-    return PrefsError(.badInput, "date \(text) has no exact ISO 8601 form")
+    return PrefsError(
+      .unrepresentable(format: "yaml", kind: .date, path: nil, problem: "date \(text) has no exact ISO 8601 form"))
   }
 
   private func string(_ s: String, isKey: Bool) throws {
@@ -260,7 +263,7 @@ final class YAMLEmitter {
       // checks the UTF-8 of every value again (a Swift string is valid already). The
       // emitter frees the value and the tag when it is done with them.
       guard let value = malloc(bytes.count + 1)?.assumingMemoryBound(to: UInt8.self) else {
-        throw PrefsError(.io, "out of memory writing YAML")
+        throw PrefsError(.outOfMemory(doing: "writing YAML"))
       }
       if let base = bytes.baseAddress { value.initialize(from: base, count: bytes.count) }
       value[bytes.count] = 0
@@ -271,7 +274,7 @@ final class YAMLEmitter {
       if let tag {
         guard let copy = strdup(UnsafeRawPointer(tag.utf8Start).assumingMemoryBound(to: CChar.self)) else {
           free(value)
-          throw PrefsError(.io, "out of memory writing YAML")
+          throw PrefsError(.outOfMemory(doing: "writing YAML"))
         }
         event.data.scalar.tag = UnsafeMutableRawPointer(copy).assumingMemoryBound(to: yaml_char_t.self)
       } else {
@@ -290,6 +293,6 @@ final class YAMLEmitter {
   private func emitterError() -> any Error {
     if let error = sink.error { return error }
     let problem = emitter.pointee.problem.map { String(cString: $0) } ?? "unknown error"
-    return PrefsError(.badInput, "YAML writer: \(problem)")
+    return PrefsError(.writerFailed(writer: "YAML writer", problem: problem))
   }
 }

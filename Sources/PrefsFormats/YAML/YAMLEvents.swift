@@ -17,10 +17,13 @@ struct YAMLMark: Equatable {
     self.column = column
   }
 
+  /// A composer error here: the events make no value.
   func error(_ message: String, hints: [String] = []) -> PrefsError {
-    var error = PrefsError.badInput(message, line: line, column: column)
-    error.hints = hints
-    return error
+    error(.syntax(format: "yaml", stage: .composer, problem: message), hints: hints)
+  }
+
+  func error(_ kind: PrefsError.Kind, hints: [String] = []) -> PrefsError {
+    PrefsError(kind, position: position, hints: hints)
   }
 
   var position: SourcePosition { .lineColumn(line: line, column: column) }
@@ -47,7 +50,7 @@ final class YAMLEventStream {
     guard yaml_parser_initialize(parser) == 1 else {
       parser.deallocate()
       event.deallocate()
-      throw PrefsError(.io, "out of memory starting the YAML parser")
+      throw PrefsError(.outOfMemory(doing: "starting the YAML parser"))
     }
     let start = input.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(Self.empty)
     yaml_parser_set_input_string(parser, start, input.count)
@@ -71,13 +74,17 @@ final class YAMLEventStream {
     return UnsafePointer(event)
   }
 
-  /// libyaml's error as one positioned line: `problem (context at line L, column C)`.
+  /// libyaml's error as one positioned line: `problem (context at line L, column C)`,
+  /// its stage told by libyaml's error type.
   private func parserError() -> PrefsError {
     let p = parser.pointee
     let problem = p.problem.map { String(cString: $0) } ?? "unknown YAML error"
+    func syntax(_ message: String, _ stage: PrefsError.SyntaxStage, at mark: YAMLMark) -> PrefsError {
+      mark.error(.syntax(format: "yaml", stage: stage, problem: message))
+    }
     switch p.error {
     case YAML_MEMORY_ERROR:
-      return PrefsError(.io, "out of memory reading YAML")
+      return PrefsError(.outOfMemory(doing: "reading YAML"))
     case YAML_READER_ERROR:
       // Reader errors (bad UTF-8, control characters) carry a byte offset only.
       var message = problem
@@ -86,26 +93,27 @@ final class YAMLEventStream {
           " (0x" + String(UInt32(truncatingIfNeeded: p.problem_value), radix: 16, uppercase: true)
           + ")"
       }
-      let mark = Self.mark(atByte: p.problem_offset, in: input)
-      return mark.error(message)
+      return syntax(message, .reader, at: Self.mark(atByte: p.problem_offset, in: input))
     default:
-      let at = YAMLMark(p.problem_mark)
-      if let tab = Self.indentingTab(onLine: at.line, in: input),
-        problem.contains("cannot start any token") || problem.contains("tab")
+      let stage: PrefsError.SyntaxStage = p.error == YAML_SCANNER_ERROR ? .scanner : .parser
+      // The scanner stops at a tab where indentation is read, at the tab itself or
+      // (a tab before a plain scalar) at the scalar after it; either way the tab in
+      // the line's indentation is what to point at.
+      if p.error == YAML_SCANNER_ERROR, let tab = Self.indentingTab(onLine: Int(p.problem_mark.line) + 1, in: input),
+        tab.column <= Int(p.problem_mark.column) + 1
       {
-        return tab.error("tabs cannot indent YAML; use spaces")
+        return syntax("tabs cannot indent YAML; use spaces", .scanner, at: tab)
       }
       var message = problem
       if let context = p.context {
         let c = YAMLMark(p.context_mark)
         message += " (\(String(cString: context)) at line \(c.line), column \(c.column))"
       }
-      return YAMLMark(p.problem_mark).error(message)
+      return syntax(message, stage, at: YAMLMark(p.problem_mark))
     }
   }
 
-  /// The first tab in the indentation of line `line` (1-based), if any: libyaml's
-  /// "found character that cannot start any token" there means a tab indents.
+  /// The first tab in the indentation of line `line` (1-based), if any.
   static func indentingTab(onLine line: Int, in bytes: UnsafeRawBufferPointer) -> YAMLMark? {
     var current = 1
     var index = 0

@@ -136,7 +136,7 @@ struct YAMLParser {
         hints: ["split the file, or keep only one '---' document"])
     }
     guard case .value(let value) = root else {
-      throw rootMark.error("null has no plist form (the whole document is null)")
+      throw rootMark.error(.null(problem: "null has no plist form (the whole document is null)", droppable: false))
     }
     return value
   }
@@ -178,9 +178,7 @@ struct YAMLParser {
         }
         expansion = expansion.addingSaturating(anchored.count)
         guard expansion <= options.maxAliasExpansion else {
-          throw at.error(
-            "aliases expand to more than \(options.maxAliasExpansion) nodes; refusing (an alias bomb?)"
-          )
+          throw at.error(.aliasBudget(limit: options.maxAliasExpansion))
         }
         // An alias repeats its whole node here: its levels nest below the open ones,
         // except a merged (`<<`) mapping's own level, whose entries join the open one.
@@ -189,8 +187,7 @@ struct YAMLParser {
           throw at.error("a merge key (<<) takes a mapping or a sequence of mappings, not null (through *\(name))")
         }
         guard stack.count + anchored.height - (merging ? 1 : 0) <= options.maxDepth else {
-          throw at.error(
-            "nesting deeper than \(options.maxDepth) levels (alias *\(name) holds \(anchored.height) levels)")
+          throw at.error(.tooDeep(limit: options.maxDepth, detail: "alias *\(name) holds \(anchored.height) levels"))
         }
         done = anchored.node
         count = anchored.count
@@ -207,7 +204,7 @@ struct YAMLParser {
             "complex mapping key (a \(isMapping ? "mapping" : "sequence")): keys must be strings")
         }
         guard stack.count < options.maxDepth else {
-          throw at.error("nesting deeper than \(options.maxDepth) levels")
+          throw at.error(.tooDeep(limit: options.maxDepth))
         }
         let tag =
           isMapping ? event.pointee.data.mapping_start.tag : event.pointee.data.sequence_start.tag
@@ -306,7 +303,7 @@ struct YAMLParser {
       // A key.
       if isMergeKey {
         // `<<` twice: the second would silently lose to the first.
-        guard !frame.hasMergeKey else { throw at.error(DuplicateKeys.message("<<")) }
+        guard !frame.hasMergeKey else { throw at.error(.duplicateKey("<<")) }
         frame.hasMergeKey = true
         frame.key = .merge(at)
         return
@@ -329,7 +326,7 @@ struct YAMLParser {
       }
       // Duplicates of kept keys show when the value is added; dropped ones here.
       if !frame.droppedKeys.isEmpty, frame.droppedKeys.contains(ScalarKey(key)) {
-        throw at.error(DuplicateKeys.message(key))
+        throw at.error(.duplicateKey(key))
       }
       frame.key = .key(key, at)
       return
@@ -345,7 +342,7 @@ struct YAMLParser {
           key, value, into: &frame.dict, position: { keyMark.position }, refusal: { keyMark.error($0) })
       case .null:
         if frame.dict.contains(key), !options.allowDuplicateKeys {
-          throw keyMark.error(DuplicateKeys.message(key))
+          throw keyMark.error(.duplicateKey(key))
         }
         try dropNull(at: at, what: "the value of '\(key)'", keyMark: keyMark)
         frame.droppedKeys.insert(ScalarKey(key))
@@ -356,8 +353,7 @@ struct YAMLParser {
   /// A null is an error, or (with `dropNulls`) dropped with a warning.
   private func dropNull(at: YAMLMark, what: String, keyMark: YAMLMark? = nil) throws {
     guard options.dropNulls else {
-      throw at.error(
-        "null has no plist form (\(what))", hints: ["use --drop-nulls to leave nulls out"])
+      throw at.error(.null(problem: "null has no plist form (\(what))", droppable: true))
     }
     warnings.add("dropped null (\(what))", position: (keyMark ?? at).position)
   }

@@ -115,7 +115,7 @@ import PrefsText
         data = try PropertyListSerialization.data(
           fromPropertyList: value.propertyList, format: format == .xml ? .xml : .binary, options: 0)
       } catch {
-        throw PrefsError(.badInput, "PropertyListSerialization could not write the value: \(error)")
+        throw PrefsError(.writerFailed(writer: "PropertyListSerialization", problem: "\(error)"))
       }
       try data.withUnsafeBytes { try writer.write($0) }
     }

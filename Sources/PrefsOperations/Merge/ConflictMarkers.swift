@@ -47,7 +47,7 @@ public enum ConflictMarkers {
     let patch = try document.patched(to: result.value, warnings: warnings)
     guard !result.conflicts.isEmpty else { return Marked(data: patch.data, patch: patch, regions: 0) }
     guard let merged = try TextDocument(patch.data, format: document.format, options: document.options) else {
-      throw PrefsError(.badInput, "the merged \(document.format.name) text cannot be read back for conflict markers")
+      throw PrefsError(.conflictMarkers(format: document.format.name))
     }
     var placer = Placer(document: merged, merged: result.value, conflicts: result.conflicts, warnings: warnings)
     let regions = try placer.regions()

@@ -22,10 +22,12 @@ public struct LintFinding: Sendable, Equatable, CustomStringConvertible {
   public var message: String
   /// Extra lines that help fix it.
   public var hints: [String]
+  /// What failed, for a finding that is a reading error (a syntax error, a null).
+  public var kind: PrefsError.Kind?
 
   public init(
     _ severity: Severity, file: String, position: SourcePosition? = nil, keyPath: PrefKeyPath? = nil, message: String,
-    hints: [String] = []
+    hints: [String] = [], kind: PrefsError.Kind? = nil
   ) {
     self.severity = severity
     self.file = file
@@ -33,6 +35,13 @@ public struct LintFinding: Sendable, Equatable, CustomStringConvertible {
     self.keyPath = keyPath
     self.message = message
     self.hints = hints
+    self.kind = kind
+  }
+
+  /// The finding for a reading error.
+  init(_ error: PrefsError, file: String) {
+    self.init(
+      .error, file: file, position: error.position, message: error.message, hints: error.hints, kind: error.kind)
   }
 
   /// `FILE:LINE:COL: message`, `FILE: at byte N: message`, `FILE: keypath: message`
@@ -40,7 +49,7 @@ public struct LintFinding: Sendable, Equatable, CustomStringConvertible {
   /// (`FILE:LINE:COL: keypath: message`).
   public var description: String {
     let text = keyPath.map { "\(PrefValue.name($0)): \(message)" } ?? message
-    return PrefsError(.badInput, text, file: file, position: position).description
+    return PrefsError.located(text, file: file, position: position)
   }
 }
 
@@ -69,7 +78,7 @@ public enum Lint {
     do {
       (value, document) = try read(options, warnings)
     } catch let error as PrefsError {
-      let first = LintFinding(.error, file: file, position: error.position, message: error.message, hints: error.hints)
+      let first = LintFinding(error, file: file)
       // A null stops the reader; read again with nulls dropped to find the rest,
       // each null then reported as an error.
       guard !options.dropNulls else { return [first] }
@@ -79,8 +88,7 @@ public enum Lint {
       do {
         (value, document) = try read(dropping, warnings)
       } catch let again as PrefsError {
-        let second = LintFinding(
-          .error, file: file, position: again.position, message: again.message, hints: again.hints)
+        let second = LintFinding(again, file: file)
         return second == first ? [first] : [first, second]
       } catch {
         return [first]
@@ -94,7 +102,7 @@ public enum Lint {
         return LintFinding(.warning, file: file, position: warning.position, message: warning.message)
       }
       return LintFinding(
-        .error, file: file, position: warning.position, message: null, hints: ["use --drop-nulls to leave nulls out"])
+        .error, file: file, position: warning.position, message: null, kind: .null(problem: null, droppable: true))
     }
     if case .dictionary = value, let uid = firstUID(in: value) {
       findings.append(

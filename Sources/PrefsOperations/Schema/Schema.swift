@@ -99,7 +99,7 @@ extension Schema {
   }
 
   static func invalid(_ path: PrefKeyPath, _ message: String, hints: [String] = []) -> PrefsError {
-    PrefsError(.badInput, "schema: \(path.components.isEmpty ? "" : "\(path): ")\(message)", hints: hints)
+    PrefsError(.schema(path: path, problem: message), hints: hints)
   }
 
   static func allowOnly(_ names: Set<String>, in dict: PrefDictionary, at path: PrefKeyPath) throws {

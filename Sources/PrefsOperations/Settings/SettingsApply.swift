@@ -94,7 +94,7 @@ public enum SettingsApply {
           steps.append(
             ApplyStep(
               target: entry.target, domain: nil, settings: [settings],
-              error: PrefsError(.io, "\(error)", file: entry.source)))
+              error: PrefsError(.other(.io, "\(error)"), file: entry.source)))
           continue
         }
         if let index = byLocation[domain.location] {
@@ -128,7 +128,7 @@ public enum SettingsApply {
         } catch let error as PrefsError {
           step.error = error.inFile(domain.name)
         } catch {
-          step.error = PrefsError(.io, "\(error)", file: domain.name)
+          step.error = PrefsError(.other(.io, "\(error)"), file: domain.name)
         }
         return step
       }) ?? steps
@@ -170,7 +170,7 @@ public enum SettingsApply {
     _ step: ApplyStep, force: Bool = false, options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings()
   ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
     if let error = step.error { throw error }
-    guard let domain = step.domain else { throw PrefsError(.usage, "no domain", file: step.target) }
+    guard let domain = step.domain else { throw PrefsError(.usage("no domain"), file: step.target) }
     return try domain.modify(force: force, dryRun: false, options: options, warnings: warnings) { contents in
       contents = try applied(step, to: contents)
     }

@@ -47,20 +47,25 @@ public struct SettingsFile: Sendable {
       if format.isPlist { value = try SettingsDirective.interpretingWords(value) }
       guard case .dictionary(let root) = value else {
         throw PrefsError(
-          .badInput,
-          "a settings file is a dictionary of domains, but this one holds \(value.kind.article) \(value.kind.rawValue)")
+          .settings(
+            problem:
+              "a settings file is a dictionary of domains, but this one holds \(value.kind.article) \(value.kind.rawValue)"
+          ))
       }
       var entries: [Entry] = []
       for (target, settings) in root {
         if case .dictionary(let dict) = settings, SettingsDirective.parse(dict) == nil {
         } else if let (directive, position) = SettingsDirective.parse(settings) {
           if case .replace(let inner) = directive, inner.kind != .dictionary {
-            throw PrefsError(.badInput, "\(target): !replace of a domain takes a dictionary", position: position)
+            throw PrefsError(
+              .settings(problem: "\(target): !replace of a domain takes a dictionary"), position: position)
           }
         } else {
           throw PrefsError(
-            .badInput,
-            "\(target): the settings of a domain are a dictionary, not \(settings.kind.article) \(settings.kind.rawValue)",
+            .settings(
+              problem:
+                "\(target): the settings of a domain are a dictionary, not \(settings.kind.article) \(settings.kind.rawValue)"
+            ),
             hints: ["a settings file maps each domain name or file path to the keys to set there"])
         }
         entries.append(Entry(target: target, settings: settings, source: name))

@@ -70,7 +70,7 @@ public struct SnapshotStore: Sendable {
     var info = stat()
     guard stat(path, &info) == 0 else {
       if errno == ENOENT { return Snapshot.Domain(name: domain.name, path: path, contents: nil, mode: 0o600) }
-      throw PrefsError(.io, systemErrorText().lowercased(), file: path)
+      throw PrefsError(.io(.status, errno: errno), file: path)
     }
     return Snapshot.Domain(
       name: domain.name, path: path, contents: try InputFile.read(path), mode: info.st_mode & 0o7777)
@@ -94,8 +94,7 @@ public struct SnapshotStore: Sendable {
     let matches = try list().filter { $0.id.hasPrefix(id) }
     guard matches.count == 1 else {
       throw PrefsError(
-        matches.isEmpty ? .noInput : .usage,
-        matches.isEmpty ? "no snapshot called '\(id)'" : "'\(id)' names \(matches.count) snapshots",
+        matches.isEmpty ? .notFound(.snapshot(id: id)) : .ambiguousSnapshot(id: id, count: matches.count),
         file: directory, hints: ["'prefs snapshots' lists them"])
     }
     return matches[0]
@@ -110,12 +109,12 @@ public struct SnapshotStore: Sendable {
         if let contents = domain.contents {
           try AtomicFile.write(contents, to: domain.path, newFileMode: domain.mode)
         } else if unlink(domain.path) != 0, errno != ENOENT {
-          throw PrefsError(.io, "cannot delete: \(systemErrorText())", file: domain.path)
+          throw PrefsError(.io(.delete, errno: errno), file: domain.path)
         }
       }
     }
     if !snapshot.undone, rename(path(of: snapshot.id, undone: false), path(of: snapshot.id, undone: true)) != 0 {
-      throw PrefsError(.io, "cannot mark the snapshot undone: \(systemErrorText())", file: directory)
+      throw PrefsError(.io(.markSnapshotUndone, errno: errno), file: directory)
     }
   }
 
@@ -141,13 +140,13 @@ public struct SnapshotStore: Sendable {
     let root = try Format.xml.codec.read(data, options: ReadOptions(), warnings: Warnings()).dictionaryValue
     guard let root, case .string(let id)? = root["id"], case .date(let created)? = root["created"],
       case .array(let sources)? = root["sources"], case .array(let domains)? = root["domains"]
-    else { throw PrefsError(.badInput, "not a snapshot of prefs apply") }
+    else { throw PrefsError(.notASnapshot) }
     return Snapshot(
       id: id, created: created, sources: sources.compactMap { if case .string(let s) = $0 { s } else { nil } },
       domains: try domains.map { item in
         guard case .dictionary(let d) = item, case .string(let name)? = d["name"], case .string(let path)? = d["path"],
           case .integer(let mode)? = d["mode"]
-        else { throw PrefsError(.badInput, "not a snapshot of prefs apply") }
+        else { throw PrefsError(.notASnapshot) }
         var contents: Data?
         if case .data(let bytes)? = d["contents"] { contents = bytes }
         return Snapshot.Domain(name: name, path: path, contents: contents, mode: mode_t(mode))

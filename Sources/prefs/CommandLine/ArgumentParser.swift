@@ -120,13 +120,13 @@ enum ArgumentParser {
     let spellings = command.accepted.flatMap(\.spellings)
     var error = usageError("unknown option '\(spelled)'", command)
     if let guess = Suggestions.closest(to: spelled, among: spellings) {
-      error.message += "; did you mean '\(guess)'?"
+      error.kind = .usage(error.message + "; did you mean '\(guess)'?")
     }
     return error
   }
 
   static func usageError(_ message: String, _ command: CommandSpec?) -> PrefsError {
-    var error = PrefsError(.usage, message)
+    var error = PrefsError(.usage(message))
     if let command {
       error.hints = ["Usage: \(command.usage)", "See 'prefs help \(command.name)'."]
     } else {

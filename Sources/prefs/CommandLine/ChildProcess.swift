@@ -26,7 +26,7 @@ enum ChildProcess {
     #endif
     var pid = pid_t()
     let spawned = posix_spawn(&pid, arguments[0], actions, attributes, &argv, environment)
-    guard spawned == 0 else { throw PrefsError(.io, "cannot start \(what): \(systemErrorText(spawned))") }
+    guard spawned == 0 else { throw PrefsError(.other(.io, "cannot start \(what): \(systemErrorText(spawned))")) }
     return pid
   }
 
@@ -46,7 +46,7 @@ enum ChildProcess {
   static func output(of arguments: [String]) throws -> (outcome: Outcome, output: Data) {
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else {
-      throw PrefsError(.io, "cannot run \(arguments[0]): \(systemErrorText(errno))")
+      throw PrefsError(.other(.io, "cannot run \(arguments[0]): \(systemErrorText(errno))"))
     }
     #if canImport(Darwin)
       var actions: posix_spawn_file_actions_t? = nil
@@ -81,7 +81,7 @@ enum ChildProcess {
       }
     }
     guard let outcome = wait(for: pid) else {
-      throw PrefsError(.io, "cannot wait for \(arguments[0]): \(systemErrorText(errno))")
+      throw PrefsError(.other(.io, "cannot wait for \(arguments[0]): \(systemErrorText(errno))"))
     }
     return (outcome, output)
   }

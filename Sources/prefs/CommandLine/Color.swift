@@ -11,7 +11,7 @@ enum ColorChoice: String, CaseIterable, Sendable {
   static func named(_ text: String) throws -> ColorChoice {
     guard let choice = ColorChoice(rawValue: text) else {
       throw PrefsError(
-        .usage, "unknown colour choice '\(text)'",
+        .usage("unknown colour choice '\(text)'"),
         hints: ["choices: \(allCases.map(\.rawValue).joined(separator: ", "))"])
     }
     return choice

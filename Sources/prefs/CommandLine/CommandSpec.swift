@@ -86,7 +86,7 @@ enum ValueKind: Sendable, Equatable {
       guard let format = Format.named(text) else { throw Format.unknown(text, writableOnly: writable) }
       if writable, !format.isWritable {
         throw PrefsError(
-          .usage, "\(format.name) can be read but not written",
+          .usage("\(format.name) can be read but not written"),
           hints: ["formats that can be written: \(Format.namesList(writableOnly: true))"])
       }
       return .format(format)
@@ -94,15 +94,15 @@ enum ValueKind: Sendable, Equatable {
       return .type(try Options.typeName(text))
     case .seconds:
       guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-        throw PrefsError(.usage, "option '\(spelled)' takes a number of seconds, not '\(text)'")
+        throw PrefsError(.usage("option '\(spelled)' takes a number of seconds, not '\(text)'"))
       }
       return .seconds(seconds)
     case .choice(let words, _, let noun):
       guard words.contains(text) else {
         var error = PrefsError(
-          .usage, "unknown \(noun) '\(text)'", hints: ["choices: \(words.joined(separator: ", "))"])
+          .usage("unknown \(noun) '\(text)'"), hints: ["choices: \(words.joined(separator: ", "))"])
         if let guess = Suggestions.closest(to: text, among: words, maximum: 1) {
-          error.message += "; did you mean '\(guess)'?"
+          error.kind = .usage(error.message + "; did you mean '\(guess)'?")
         }
         throw error
       }

@@ -59,7 +59,7 @@ struct Console: Sendable {
         let code = errno
         if code == EINTR { continue }
         if code == EPIPE { throw BrokenPipe() }
-        throw PrefsError(.io, "write failed: \(systemErrorText(code))", file: "<stdout>")
+        throw PrefsError(.io(.write, errno: code), file: "<stdout>")
       }
       offset += n
     }
@@ -83,10 +83,11 @@ struct Console: Sendable {
     }
   }
 
-  /// `prefs: error: …` plus hint lines.
+  /// `prefs: error: …` plus hint lines, the command's own advice (``ErrorAdvice``) last.
   func report(_ error: PrefsError) {
-    err("prefs: error: \(error)")
-    for hint in error.hints {
+    err(
+      "prefs: error: \(PrefsError.located(ErrorAdvice.message(of: error), file: error.file, position: error.position))")
+    for hint in error.hints + ErrorAdvice.hints(for: error.kind) {
       err(hint.hasPrefix("Usage:") || hint.hasPrefix("See ") ? hint : "hint: \(hint)")
     }
   }

@@ -43,7 +43,7 @@ enum Editor {
       let pid = try ChildProcess.spawn(
         ["/bin/sh", "-c", "\(editor) \"$1\"", "sh", file], what: "the editor '\(editor)'", attributes: &attributes)
       guard let outcome = ChildProcess.wait(for: pid) else {
-        throw PrefsError(.io, "cannot wait for the editor '\(editor)': \(systemErrorText())")
+        throw PrefsError(.other(.io, "cannot wait for the editor '\(editor)': \(systemErrorText())"))
       }
       return outcome
     }
@@ -72,7 +72,7 @@ final class EditFolder {
     let base = FileManager.default.temporaryDirectory.path.appendingPathComponent("prefs-edit-XXXXXX")
     var template = Array(base.utf8CString)
     guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-      throw PrefsError(.cannotCreate, "cannot create a temporary folder: \(systemErrorText())")
+      throw PrefsError(.other(.cannotCreate, "cannot create a temporary folder: \(systemErrorText())"))
     }
     path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     file = path.appendingPathComponent(fileName)

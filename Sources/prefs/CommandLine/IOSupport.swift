@@ -7,13 +7,13 @@ import PrefsKit
 /// nearest domain of `store` when the name looks mistyped.
 func missingDomain(_ domain: any PreferenceDomain, in store: any DomainStore) -> PrefsError {
   // A file named by path is its own location.
-  if domain.location == domain.name { return PrefsError(.noInput, "no such file", file: domain.name) }
+  if domain.location == domain.name { return PrefsError(.notFound(.file), file: domain.name) }
   var hints: [String] = []
   if let names = try? store.domainNames(), let guess = Suggestions.closest(to: domain.name, among: names) {
     hints.append("did you mean '\(guess)'?")
   }
   hints.append("'prefs domains' lists the domains there are")
-  return PrefsError(.noInput, "no such domain (there is no \(domain.location))", file: domain.name, hints: hints)
+  return PrefsError(.notFound(.domain(location: domain.location)), file: domain.name, hints: hints)
 }
 
 /// Whether an argument of the commands that take a file first (`get`, `set`,
@@ -109,7 +109,7 @@ enum Documents {
       let (value, _) = try read("-", arguments: arguments, console: console)
       guard case .dictionary(let contents) = value else {
         throw PrefsError(
-          .badInput, "a domain is a dictionary, not \(value.kind.article) \(value.kind.rawValue)",
+          .other(.badInput, "a domain is a dictionary, not \(value.kind.article) \(value.kind.rawValue)"),
           file: displayName("-"))
       }
       return (contents, displayName("-"))
@@ -186,7 +186,7 @@ enum Documents {
     if path == nil, format == .binary, isatty(1) == 1 {
       // Binary bytes would garble the terminal; -o - says they are wanted there.
       throw PrefsError(
-        .usage, "a binary plist is not for a terminal",
+        .usage("a binary plist is not for a terminal"),
         hints: ["write it to a file with -o FILE, pipe it, or give -o - to send it to the terminal anyway"])
     }
     let warnings = Warnings()

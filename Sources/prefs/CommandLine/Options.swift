@@ -68,7 +68,7 @@ extension ParsedArguments {
   func writeOptions(for format: Format) throws -> WriteOptions {
     for option in [Options.plain, Options.compact] where has(option) && format != .json {
       throw PrefsError(
-        .usage, "--\(option.long[0]) shapes JSON output, and this output is \(format.name)",
+        .usage("--\(option.long[0]) shapes JSON output, and this output is \(format.name)"),
         hints: ["ask for JSON (--to json, or --format json for export), or leave --\(option.long[0]) out"])
     }
     return WriteOptions(
@@ -98,7 +98,7 @@ extension Options {
   static func typeName(_ text: String) throws -> ValueText.TypeName {
     guard let type = ValueText.TypeName.named(text) else {
       throw PrefsError(
-        .usage, "unknown type '\(text)'",
+        .usage("unknown type '\(text)'"),
         hints: ["types: \(ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", "))"])
     }
     return type
@@ -152,7 +152,7 @@ extension ParsedArguments {
     if !DomainName.isPath(argument) {
       guard let schema = Schema.builtIn(argument) else {
         throw PrefsError(
-          .usage, "unknown schema '\(argument)'",
+          .usage("unknown schema '\(argument)'"),
           hints: [
             "built-in schemas: \(Schema.builtInNames.joined(separator: ", ")); a schema file needs a '/' or an extension"
           ])

@@ -90,7 +90,7 @@ enum Apply {
         } catch let error as PrefsError {
           failures.append((step.name, error.inFile(step.name)))
         } catch {
-          failures.append((step.name, PrefsError(.io, "\(error)", file: step.name)))
+          failures.append((step.name, PrefsError(.other(.io, "\(error)"), file: step.name)))
         }
         console.report(warnings, file: step.name)
       }
@@ -153,7 +153,7 @@ enum Apply {
     let snapshots = SnapshotStore()
     guard let last = try snapshots.list().last(where: { !$0.undone }) else {
       throw PrefsError(
-        .noInput, "no snapshot to undo", file: snapshots.directory,
+        .other(.noInput, "no snapshot to undo"), file: snapshots.directory,
         hints: ["prefs apply saves one before each run that changes something"])
     }
     try snapshots.restore(last)

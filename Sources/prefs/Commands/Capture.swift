@@ -50,7 +50,7 @@ enum Capture {
       for domain in domains {
         guard let saved = snapshot.domains.first(where: { $0.path == domain.location }) else {
           throw PrefsError(
-            .noInput, "snapshot \(snapshot.id) does not hold this domain", file: domain.name,
+            .other(.noInput, "snapshot \(snapshot.id) does not hold this domain"), file: domain.name,
             hints: ["'prefs snapshots' lists the domains of each snapshot"])
         }
         old.append(try saved.contents.map { try contents(of: $0, name: "\(snapshot.id): \(domain.name)") } ?? nil)
@@ -135,7 +135,7 @@ enum Capture {
     if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return PrefDictionary() }
     do {
       guard case .dictionary(let dict) = try Format.read(data).value else {
-        throw PrefsError(.badInput, "the snapshot holds no dictionary")
+        throw PrefsError(.other(.badInput, "the snapshot holds no dictionary"))
       }
       return dict
     } catch let error as PrefsError {

@@ -13,7 +13,7 @@ enum Commands {
   static func unknownCommand(_ name: String) -> PrefsError {
     var error = ArgumentParser.usageError("unknown command '\(name)'", nil)
     if let guess = Suggestions.closest(to: name, among: all.map(\.name)) {
-      error.message += "; did you mean '\(guess)'?"
+      error.kind = .usage(error.message + "; did you mean '\(guess)'?")
     }
     return error
   }

@@ -22,7 +22,9 @@ enum Delete {
     try changeDomain(domain, arguments, console: console) { contents in
       guard var dict = contents else { throw missingDomain(domain, in: arguments.store()) }
       if let key {
-        guard dict[key] != nil else { throw PrefsError(.noInput, "no key '\(key)' in the domain", file: domain.name) }
+        guard dict[key] != nil else {
+          throw PrefsError(.other(.noInput, "no key '\(key)' in the domain"), file: domain.name)
+        }
         dict[key] = nil
         contents = dict
       } else {

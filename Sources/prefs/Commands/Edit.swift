@@ -46,7 +46,7 @@ enum Edit {
       }
       guard outcome == .exited(0) else {
         let how = if case .exited(let status) = outcome { "exit status \(status)" } else { "killed by a signal" }
-        throw PrefsError(.io, "the editor '\(editor)' failed (\(how)); nothing was changed")
+        throw PrefsError(.other(.io, "the editor '\(editor)' failed (\(how)); nothing was changed"))
       }
       let edited = try InputFile.read(folder.file)
       if isBlank(edited) {
@@ -91,7 +91,7 @@ enum Edit {
     try changeDomain(domain, arguments, console: console) { current in
       guard current == original else {
         throw PrefsError(
-          .temporary, "it changed while you were editing; nothing was overwritten", file: domain.name,
+          .other(.temporary, "it changed while you were editing; nothing was overwritten"), file: domain.name,
           hints: ["your edit is kept in \(folder.keep())"])
       }
       current = contents
@@ -116,7 +116,7 @@ enum Edit {
     try withExtendedLifetime(lock) {
       guard (try? InputFile.read(path)) == original else {
         throw PrefsError(
-          .temporary, "it changed while you were editing; nothing was overwritten", file: name,
+          .other(.temporary, "it changed while you were editing; nothing was overwritten"), file: name,
           hints: ["your edit is kept in \(folder.keep())"])
       }
       try AtomicFile.write(text, to: path)
@@ -128,7 +128,7 @@ enum Edit {
   static func decodeDomain(_ data: Data, options: ReadOptions) throws -> PrefDictionary {
     let value = try Format.yaml.codec.read(data, options: options, warnings: Warnings())
     guard case .dictionary(let contents) = value else {
-      throw PrefsError(.badInput, "a domain is a dictionary, not \(value.kind.article) \(value.kind.rawValue)")
+      throw PrefsError(.other(.badInput, "a domain is a dictionary, not \(value.kind.article) \(value.kind.rawValue)"))
     }
     return contents
   }

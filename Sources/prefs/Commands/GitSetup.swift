@@ -76,7 +76,7 @@ enum GitSetup {
     } else {
       for (key, value) in settings where try git.config(scope, ["--get", key]) != value {
         guard try git.config(scope, [key, value]) != nil else {
-          throw PrefsError(.cannotCreate, "git config \(scope) \(key) failed")
+          throw PrefsError(.other(.cannotCreate, "git config \(scope) \(key) failed"))
         }
         changes.append("set \(key) = \(value) in \(scopeName)")
       }
@@ -128,7 +128,7 @@ enum GitSetup {
     var changes = removed.map { "removed '\($0)' from \(path)" }
     if rest.allSatisfy(\.isWhitespace) {
       guard unlink(path) == 0 else {
-        throw PrefsError(.io, "cannot delete: \(systemErrorText(errno).lowercased())", file: path)
+        throw PrefsError(.other(.io, "cannot delete: \(systemErrorText(errno).lowercased())"), file: path)
       }
       changes.append("deleted \(path), which is now empty")
     } else {
@@ -149,7 +149,7 @@ private struct Git {
       let found = path.split(separator: ":").map({ String($0).appendingPathComponent("git") })
         .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
     else {
-      throw PrefsError(.noInput, "git is not on the PATH")
+      throw PrefsError(.other(.noInput, "git is not on the PATH"))
     }
     executable = found
   }
@@ -171,7 +171,7 @@ private struct Git {
   func repositoryRoot() throws -> String {
     guard let root = try run(["rev-parse", "--show-toplevel"]), !root.isEmpty else {
       throw PrefsError(
-        .usage, "not inside a git repository (or a bare one)",
+        .usage("not inside a git repository (or a bare one)"),
         hints: ["run it inside a repository's work tree, or set git up for every repository with --global"])
     }
     return root

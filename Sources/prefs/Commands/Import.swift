@@ -87,8 +87,7 @@ enum Import {
       file, arguments: arguments, console: console, mapped: schema != nil)
     guard case .dictionary(let input) = value else {
       throw PrefsError(
-        .badInput,
-        "a domain is a dictionary, but this file holds \(value.kind.article) \(value.kind.rawValue)",
+        .other(.badInput, "a domain is a dictionary, but this file holds \(value.kind.article) \(value.kind.rawValue)"),
         file: displayName(file))
     }
     let excludes = arguments.excludes()
@@ -148,7 +147,7 @@ enum Import {
     guard refusals.isEmpty else {
       let count = refusals.count == 1 ? "1 value does" : "\(refusals.count) values do"
       throw PrefsError(
-        .badInput, "nothing imported: \(count) not fit the schema", file: file,
+        .other(.badInput, "nothing imported: \(count) not fit the schema"), file: file,
         hints: [
           strict
             ? "without --strict, values a documented rule can convert are coerced (prefs(1), COERCION)"
@@ -161,7 +160,7 @@ enum Import {
   /// The files of a backup folder with a known extension, keyed by domain name.
   static func backupFiles(in folder: String) throws -> [(String, String)] {
     guard isFolder(folder) == true else {
-      throw PrefsError(.noInput, "no such folder", file: folder)
+      throw PrefsError(.notFound(.folder), file: folder)
     }
     let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
     return names.compactMap { file in

@@ -81,8 +81,10 @@ enum SetValue {
       // Without --type, the value keeps the type of what it replaces (never a silent "false").
       var value = typed
       if value == nil {
-        (value, warning) = try ValueText.parseUntyped(
+        let readsAs: PrefValue?
+        (value, readsAs) = try ValueText.parseUntyped(
           text, existing: try? root.value(at: path), key: arguments.positionals[1])
+        warning = readsAs.map { ErrorAdvice.storedAsString(text, at: arguments.positionals[1], readsAs: $0) }
       }
       return try root.setting(value!, at: path, createMissing: arguments.has(createParents))
     }

@@ -41,7 +41,7 @@ enum LintCommand {
           data, file: file, path: path, declared: declared, options: options, schema: schema)
         for finding in findings {
           try console.out("prefs: \(finding.severity.rawValue): \(finding)\n")
-          for hint in finding.hints { try console.out("hint: \(hint)\n") }
+          for hint in finding.hints + (finding.kind.map(ErrorAdvice.hints) ?? []) { try console.out("hint: \(hint)\n") }
         }
         if findings.contains(where: { $0.severity == .error }) { status = max(status, Console.Status.different) }
       } catch let error as PrefsError {

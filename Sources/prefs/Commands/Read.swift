@@ -32,7 +32,7 @@ enum Read {
     guard arguments.positionals.count > 1 else { return .dictionary(contents) }
     let key = arguments.positionals[1]
     guard let value = contents[key] else {
-      throw PrefsError(.noInput, "no key '\(key)' in the domain", file: name)
+      throw PrefsError(.other(.noInput, "no key '\(key)' in the domain"), file: name)
     }
     return value
   }

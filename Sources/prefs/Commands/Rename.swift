@@ -19,9 +19,11 @@ enum Rename {
     let (old, new) = (arguments.positionals[1], arguments.positionals[2])
     try changeDomain(domain, arguments, console: console) { contents in
       guard var dict = contents else { throw missingDomain(domain, in: arguments.store()) }
-      guard dict.contains(old) else { throw PrefsError(.noInput, "no key '\(old)' in the domain", file: domain.name) }
+      guard dict.contains(old) else {
+        throw PrefsError(.other(.noInput, "no key '\(old)' in the domain"), file: domain.name)
+      }
       guard dict.renameKey(old, to: new) else {
-        throw PrefsError(.badInput, "key '\(new)' exists already; delete it first", file: domain.name)
+        throw PrefsError(.other(.badInput, "key '\(new)' exists already; delete it first"), file: domain.name)
       }
       contents = dict
     }

@@ -42,11 +42,11 @@ enum Write {
       case .set(let value):
         dict[key] = value
       case .setUntyped(let text):
-        let (value, note) = try inFile(domain.name) {
+        let (value, readsAs) = try inFile(domain.name) {
           try ValueText.parseUntyped(text, existing: dict[key], key: key)
         }
         dict[key] = value
-        warning = note
+        warning = readsAs.map { ErrorAdvice.storedAsString(text, at: key, readsAs: $0) }
       case .append(let items):
         switch dict[key] {
         case .array(let existing)?: dict[key] = .array(existing + items)
@@ -74,7 +74,7 @@ enum Write {
     -> PrefsError
   {
     PrefsError(
-      .badInput, "'\(key)' is \(value.kind.article) \(value.kind.rawValue), not \(expected)", file: domain.name)
+      .other(.badInput, "'\(key)' is \(value.kind.article) \(value.kind.rawValue), not \(expected)"), file: domain.name)
   }
 
   /// What a write does to the key.

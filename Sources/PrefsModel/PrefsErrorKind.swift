@@ -1,0 +1,306 @@
+extension PrefsError {
+  /// What failed: one case for each failure a caller may handle. The error's
+  /// ``PrefsError/category`` and ``PrefsError/message`` follow from it; no message
+  /// names a command-line option, so a program words its own advice from the kind.
+  ///
+  /// A format is named by its name in the format table (`xml`, `binary`, `json`,
+  /// `yaml`, `openstep`).
+  public indirect enum Kind: Sendable, Equatable {
+    // MARK: Reading
+
+    /// The input breaks its format's grammar, found at `stage` of reading it.
+    case syntax(format: String, stage: SyntaxStage, problem: String)
+    /// A dictionary gives `key` twice.
+    case duplicateKey(String)
+    /// Arrays and dictionaries nest deeper than `limit` levels; `detail` says how
+    /// (which YAML alias brought the levels).
+    case tooDeep(limit: Int, detail: String? = nil)
+    /// YAML aliases expand to more than `limit` nodes in all.
+    case aliasBudget(limit: Int)
+    /// The input is larger than `limit` bytes: `size` bytes, or (from a pipe) more.
+    case inputTooLarge(size: Int?, limit: Int)
+    /// A null, which no preference value can be. `droppable`: reading with
+    /// `dropNulls` leaves it out (false for a document that is all null).
+    case null(problem: String, droppable: Bool)
+    /// A file named as a property list holds JSON, and reading it as a plist failed
+    /// with `cause`.
+    case jsonInPlistFile(cause: Kind)
+    /// A domain's file holds something other than a dictionary.
+    case domainNotDictionary(holds: PrefValue.Kind)
+    /// A domain's file cannot be read (`cause`), so it was not changed; forcing the
+    /// change replaces it and keeps the old bytes in `backup`.
+    case unreadableDomain(backup: String, cause: Kind)
+
+    // MARK: Writing
+
+    /// A value of `kind` at `path` (when known) that `format` cannot hold.
+    case unrepresentable(format: String, kind: PrefValue.Kind, path: PrefKeyPath?, problem: String)
+    /// A real (infinity or NaN) that plain JSON cannot hold.
+    case nonFiniteReal(Double, path: PrefKeyPath)
+    /// The library `writer` (libyaml, `PropertyListSerialization`) refused to write.
+    case writerFailed(writer: String, problem: String)
+
+    // MARK: Values typed as text
+
+    /// `text` does not read as what was asked for (`expected`: `an integer (64 bits)`).
+    case invalidValue(text: String, expected: String)
+    /// `text`, given without a type, does not read as the `holds` kind that `key` has.
+    case typeMismatch(text: String, key: String, holds: PrefValue.Kind)
+    /// `text` is not data in the `expected` spelling; `readsAsOther`: the other
+    /// spelling reads it.
+    case invalidData(text: String, expected: DataSpelling, readsAsOther: Bool)
+    /// `text` reads both as hex and as base64 (as base64 it is `base64`).
+    case ambiguousData(text: String, base64: Data)
+
+    // MARK: Key paths
+
+    /// The dictionary at `in` has no key `key` (nor `dotted`, the rest of the path
+    /// read as one key with dots). `needsParents`: the path goes on past the missing
+    /// key, and creating missing dictionaries on the way would make it.
+    case noSuchKey(in: PrefKeyPath, key: String, dotted: String? = nil, needsParents: Bool = false)
+    /// `index` names no item of the array at `in`, of `count` items.
+    case noSuchIndex(in: PrefKeyPath, index: String, count: Int)
+    /// The value at `at` is of `kind`, which holds no `key`.
+    case notAContainer(at: PrefKeyPath, kind: PrefValue.Kind, key: String)
+
+    // MARK: Files and domains
+
+    /// A file, folder, domain or snapshot that must exist does not.
+    case notFound(Missing)
+    /// A folder where a file was to be read, or (`writing`) written.
+    case isDirectory(writing: Bool)
+    /// A system call failed with `errno`.
+    case io(IOOperation, errno: Int32)
+    /// Another process held the lock for `seconds`.
+    case lockTimeout(seconds: Int)
+    /// A domain name that could escape the store or names nothing (`problem` says which).
+    case invalidDomainName(String, problem: String)
+    /// Standard input was given as a domain to change.
+    case standardInputNotChangeable
+    /// The preferences daemon did not save a domain (macOS).
+    case notSaved
+    /// Memory ran out in libyaml, `doing` something (`reading YAML`).
+    case outOfMemory(doing: String)
+
+    // MARK: Formats and operations
+
+    /// A format name the table does not have; `suggestion`: a near one.
+    case unknownFormat(String, suggestion: String?)
+    /// A schema that is itself wrong at `path`.
+    case schema(path: PrefKeyPath, problem: String)
+    /// A settings file whose shape is wrong (a domain's settings that are no dictionary).
+    case settings(problem: String)
+    /// A file that is not a snapshot of `apply`.
+    case notASnapshot
+    /// `id` is the start of `count` snapshots' names.
+    case ambiguousSnapshot(id: String, count: Int)
+    /// Merged text that cannot be read back to place conflict markers in.
+    case conflictMarkers(format: String)
+
+    // MARK: Other
+
+    /// The program was called wrongly, in its own words.
+    case usage(String)
+    /// A failure the library does not classify: a program's own, or another
+    /// library's error carried in words.
+    case other(Category, String)
+  }
+
+  /// Where in reading a syntax error was found. Every reader works in these stages,
+  /// as libyaml does: bytes to characters, characters to tokens, tokens to structure,
+  /// structure to values.
+  public enum SyntaxStage: String, Sendable, Equatable {
+    /// The bytes are not text in the expected encoding (invalid UTF-8, a control
+    /// character where none may be).
+    case reader
+    /// A token is malformed (an unterminated string, a bad escape, a tab indenting YAML).
+    case scanner
+    /// The tokens do not make the format's structure (a missing `]`, a tag not closed).
+    case parser
+    /// The structure does not make a value (an unknown tag or alias, a number out of
+    /// range, a key that is not a string).
+    case composer
+  }
+
+  /// The two spellings of data typed as text.
+  public enum DataSpelling: String, Sendable, Equatable {
+    /// Two hex digits a byte (`0a1b2c`), as `defaults` takes data.
+    case hex
+    /// Base64 text.
+    case base64
+  }
+
+  /// What is missing, for ``Kind/notFound(_:)``.
+  public enum Missing: Sendable, Equatable {
+    /// A file to read.
+    case file
+    /// A folder to read the files of.
+    case folder
+    /// A domain, looked for at `location`.
+    case domain(location: String)
+    /// A snapshot called `id`.
+    case snapshot(id: String)
+  }
+
+  /// The system call that failed, for ``Kind/io(_:errno:)``.
+  public enum IOOperation: Sendable, Equatable {
+    /// stat(2) of a file to read.
+    case status
+    /// Opening a file to read.
+    case open
+    /// Opening a domain's file to lock it.
+    case openForLock
+    /// Opening a file or device to write into.
+    case openForWriting
+    /// read(2) of an input.
+    case read
+    /// write(2) of an output.
+    case write
+    /// fsync(2) of a written file.
+    case sync
+    /// close(2) of a written file.
+    case close
+    /// Deleting a file.
+    case delete
+    /// Creating a file in `folder`.
+    case createFile(in: String)
+    /// Creating `what`, a folder (`the folder`, `the snapshot folder`).
+    case createFolder(String)
+    /// Renaming the written file over the old one.
+    case replace
+    /// Renaming a snapshot to mark it undone.
+    case markSnapshotUndone
+
+    var category: Category {
+      switch self {
+      case .open: .noInput
+      case .openForWriting, .createFile, .createFolder, .replace: .cannotCreate
+      default: .io
+      }
+    }
+
+    /// What failed, before the C library's words for the error; `nil`: those words alone.
+    var words: String? {
+      switch self {
+      case .status: nil
+      case .open, .openForLock, .openForWriting: "cannot open"
+      case .read: "read failed"
+      case .write: "write failed"
+      case .sync: "cannot sync"
+      case .close: "cannot close"
+      case .delete: "cannot delete"
+      case .createFile(let folder): "cannot create a file in \(folder)"
+      case .createFolder(let what): "cannot create \(what)"
+      case .replace: "cannot replace the file"
+      case .markSnapshotUndone: "cannot mark the snapshot undone"
+      }
+    }
+
+    /// Reading words the C library's text in lower case, as the rest of a sentence.
+    var lowercasesReason: Bool {
+      switch self {
+      case .status, .open, .openForLock, .read: true
+      default: false
+      }
+    }
+  }
+}
+
+extension PrefsError.Kind {
+  /// What went wrong, broadly; the command maps it to an exit status.
+  public var category: PrefsError.Category {
+    switch self {
+    case .syntax, .duplicateKey, .tooDeep, .aliasBudget, .inputTooLarge, .null, .domainNotDictionary,
+      .unrepresentable, .nonFiniteReal, .writerFailed, .invalidValue, .typeMismatch, .invalidData, .ambiguousData,
+      .schema, .settings, .notASnapshot, .conflictMarkers:
+      .badInput
+    case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): cause.category
+    case .noSuchKey, .noSuchIndex, .notAContainer, .notFound: .noInput
+    case .isDirectory(let writing): writing ? .cannotCreate : .noInput
+    case .io(let operation, let code):
+      // A file that may not be read is missing input, not a failing disk.
+      code == EACCES && (operation == .status || operation == .openForLock) ? .noInput : operation.category
+    case .notSaved, .outOfMemory: .io
+    case .lockTimeout: .temporary
+    case .invalidDomainName, .standardInputNotChangeable, .unknownFormat, .ambiguousSnapshot, .usage: .usage
+    case .other(let category, _): category
+    }
+  }
+
+  /// The one-line message.
+  public var message: String {
+    switch self {
+    case .syntax(_, _, let problem), .null(let problem, _), .unrepresentable(_, _, _, let problem),
+      .settings(let problem), .usage(let problem), .other(_, let problem):
+      return problem
+    case .duplicateKey(let key): return "duplicate key \"\(key)\""
+    case .tooDeep(let limit, let detail):
+      return "nesting deeper than \(limit) levels" + (detail.map { " (\($0))" } ?? "")
+    case .aliasBudget(let limit): return "aliases expand to more than \(limit) nodes; refusing (an alias bomb?)"
+    case .inputTooLarge(let size, let limit):
+      return
+        "input of \(size.map(String.init) ?? "more than \(limit)") bytes is larger than the limit of \(limit) bytes"
+    case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): return cause.message
+    case .domainNotDictionary(let kind): return "the domain holds \(kind.article) \(kind.rawValue), not a dictionary"
+    case .nonFiniteReal(let real, let path): return "\(real) at \(PrefValue.name(path)) has no plain JSON form"
+    case .writerFailed(let writer, let problem): return "\(writer): \(problem)"
+    case .invalidValue(let text, let expected): return "'\(text)' is not \(expected)"
+    case .typeMismatch(let text, let key, let kind):
+      return "'\(text)' is not \(kind.article) \(kind.rawValue), and '\(key)' holds \(kind.article) \(kind.rawValue)"
+    case .invalidData(let text, .hex, _): return "'\(text)' is not hex data (0a1b2c…)"
+    case .invalidData(let text, .base64, _): return "'\(text)' is not base64 data"
+    case .ambiguousData(let text, _): return "'\(text)' reads both as hex and as base64"
+    case .noSuchKey(let walked, let key, let dotted, _):
+      return "no key \(dotted.map { "'\(key)' or '\($0)'" } ?? "'\(key)'") in \(PrefValue.name(walked))"
+    case .noSuchIndex(let walked, let index, let count):
+      let range =
+        count == 0
+        ? "it is empty" : "it has \(count) item\(count == 1 ? "" : "s"): 0 to \(count - 1), or -\(count) to -1"
+      guard Int(index) != nil else {
+        return "'\(index)' is not an index of \(PrefValue.name(walked)), an array (\(range))"
+      }
+      return "no index \(index) in \(PrefValue.name(walked)) (\(range))"
+    case .notAContainer(let path, let kind, let key):
+      return "\(PrefValue.name(path)) is \(kind.article) \(kind.rawValue), which has no '\(key)'"
+    case .notFound(.file): return "no such file"
+    case .notFound(.folder): return "no such folder"
+    case .notFound(.domain(let location)): return "no such domain (there is no \(location))"
+    case .notFound(.snapshot(let id)): return "no snapshot called '\(id)'"
+    case .isDirectory: return "is a directory"
+    case .io(let operation, let code):
+      let reason = operation.lowercasesReason ? systemErrorText(code).lowercased() : systemErrorText(code)
+      return operation.words.map { "\($0): \(reason)" } ?? reason
+    case .lockTimeout(let seconds): return "another process holds the lock for \(seconds) seconds"
+    case .invalidDomainName(let name, let problem):
+      let shown = name.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined()
+      return "invalid domain name '\(shown)': \(problem)"
+    case .standardInputNotChangeable: return "'-' is standard input, which this command cannot change"
+    case .notSaved: return "cfprefsd did not save the domain"
+    case .outOfMemory(let doing): return "out of memory \(doing)"
+    case .unknownFormat(let name, let suggestion):
+      return "unknown format '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+    case .schema(let path, let problem): return "schema: \(path.components.isEmpty ? "" : "\(path): ")\(problem)"
+    case .notASnapshot: return "not a snapshot of prefs apply"
+    case .ambiguousSnapshot(let id, let count): return "'\(id)' names \(count) snapshots"
+    case .conflictMarkers(let format): return "the merged \(format) text cannot be read back for conflict markers"
+    }
+  }
+
+  /// The kind under any that only wrap another (a plist-named JSON file, an
+  /// unreadable domain left unchanged): what failed in the first place.
+  public var cause: PrefsError.Kind {
+    switch self {
+    case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): cause.cause
+    default: self
+    }
+  }
+}
+
+extension PrefsError {
+  /// A syntax error of `format` at `stage`.
+  public static func syntax(
+    _ problem: String, format: String, stage: SyntaxStage, position: SourcePosition? = nil, hints: [String] = []
+  ) -> PrefsError {
+    PrefsError(.syntax(format: format, stage: stage, problem: problem), position: position, hints: hints)
+  }
+}
