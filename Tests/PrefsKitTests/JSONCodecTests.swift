@@ -159,15 +159,15 @@ import Testing
     ("{\"a\": 1, \"a\": 2}", PrefsError.Kind.duplicateKey("a"), 1, 10),
     ("[1,\n 2,]", .syntax(format: "json", stage: .parser, problem: "unexpected ']': expected a value"), 2, 4),
     ("{\"a\" 1}", .syntax(format: "json", stage: .parser, problem: "unexpected '1': expected ':'"), 1, 6),
-    ("[01]", .syntax(format: "json", stage: .parser, problem: "a number cannot start with 0"), 1, 2),
-    ("\"abc", .syntax(format: "json", stage: .parser, problem: "unterminated string"), 1, 1),
+    ("[01]", .syntax(format: "json", stage: .scanner, problem: "a number cannot start with 0"), 1, 2),
+    ("\"abc", .syntax(format: "json", stage: .scanner, problem: "unterminated string"), 1, 1),
     ("", .syntax(format: "json", stage: .parser, problem: "empty input: expected a JSON value"), 1, 1),
     ("[1] [2]", .syntax(format: "json", stage: .parser, problem: "unexpected '[' after the JSON value"), 1, 5),
     (
       "[\"\u{1}\"]",
-      .syntax(format: "json", stage: .parser, problem: "control character U+0001 must be escaped in a string"), 1, 3
+      .syntax(format: "json", stage: .scanner, problem: "control character U+0001 must be escaped in a string"), 1, 3
     ),
-    ("[\"\\ud800\"]", .syntax(format: "json", stage: .parser, problem: "unpaired surrogate \\uD800"), 1, 3),
+    ("[\"\\ud800\"]", .syntax(format: "json", stage: .scanner, problem: "unpaired surrogate \\uD800"), 1, 3),
   ])
   func malformedInputIsRefusedWithLineAndColumn(text: String, kind: PrefsError.Kind, line: Int, column: Int) {
     let error = failure(text)

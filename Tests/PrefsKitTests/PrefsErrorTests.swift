@@ -137,6 +137,18 @@ import Testing
     #expect(error.kind.syntax?.stage == stage, "\(error)")
   }
 
+  @Test(arguments: [
+    (Data([0x22, 0xFF, 0x22]), PrefsError.SyntaxStage.reader),
+    (Data("\"abc".utf8), .scanner),
+    (Data("[1,]".utf8), .parser),
+    (Data(#"{"$date": "yesterday"}"#.utf8), .composer),
+  ])
+  func jsonErrorsKnowTheirStage(data: Data, stage: PrefsError.SyntaxStage) throws {
+    let error = try #require(throws: PrefsError.self) { try Format.read(data, declared: .json) }
+    #expect(error.kind.syntax?.format == "json")
+    #expect(error.kind.syntax?.stage == stage, "\(error)")
+  }
+
   @Test func readersGiveTheSameKindForTheSameFailure() throws {
     var options = ReadOptions()
     options.maxDepth = 1

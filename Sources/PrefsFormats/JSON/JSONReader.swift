@@ -237,14 +237,15 @@ struct JSONReader {
     case ("$date", .string(let text)):
       switch TextForms.readDate(text) {
       case .date(let date): return .date(date)
-      case .outOfRange: throw error("\"$date\" \"\(text)\" is \(TextForms.dateRangeProblem)", at: position)
-      case .malformed: throw error("\"$date\" needs an ISO 8601 date, not \"\(text)\"", at: position)
+      case .outOfRange:
+        throw error("\"$date\" \"\(text)\" is \(TextForms.dateRangeProblem)", at: position, stage: .composer)
+      case .malformed: throw error("\"$date\" needs an ISO 8601 date, not \"\(text)\"", at: position, stage: .composer)
       }
     case ("$data", .string(let text)):
       do {
         return .data(try Base64.decode(text))
       } catch {
-        throw self.error("\"$data\" needs base64 text: \(error.message)", at: position)
+        throw self.error("\"$data\" needs base64 text: \(error.message)", at: position, stage: .composer)
       }
     case ("$real", .string(let text)):
       switch text.lowercased() {
@@ -253,7 +254,8 @@ struct JSONReader {
       case "nan": return .real(.nan)
       default:
         if let real = TextForms.parseReal(Substring(text)) { return .real(real) }
-        throw error("\"$real\" needs \"inf\", \"-inf\", \"nan\" or a number, not \"\(text)\"", at: position)
+        throw error(
+          "\"$real\" needs \"inf\", \"-inf\", \"nan\" or a number, not \"\(text)\"", at: position, stage: .composer)
       }
     case ("$real", .real(let real)): return .real(real)
     case ("$uid", .integer(let n)) where n >= 0: return .uid(UInt64(n))
@@ -267,7 +269,7 @@ struct JSONReader {
         return refusal
       }
     default:
-      throw error("\"\(key)\" cannot hold \(value.kind.rawValue) \(shortText(value))", at: position)
+      throw error("\"\(key)\" cannot hold \(value.kind.rawValue) \(shortText(value))", at: position, stage: .composer)
     }
   }
 
@@ -304,10 +306,10 @@ struct JSONReader {
   mutating func parseNumber() throws -> Parsed {
     let start = i
     if bytes[i] == UInt8(ascii: "-") { i += 1 }
-    guard i < bytes.count, isDigit(bytes[i]) else { throw error("a number needs digits", at: i) }
+    guard i < bytes.count, isDigit(bytes[i]) else { throw error("a number needs digits", at: i, stage: .scanner) }
     if bytes[i] == UInt8(ascii: "0") {
       i += 1
-      if i < bytes.count, isDigit(bytes[i]) { throw error("a number cannot start with 0", at: start) }
+      if i < bytes.count, isDigit(bytes[i]) { throw error("a number cannot start with 0", at: start, stage: .scanner) }
     } else {
       while i < bytes.count, isDigit(bytes[i]) { i += 1 }
     }
@@ -315,27 +317,31 @@ struct JSONReader {
     if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
       isReal = true
       i += 1
-      guard i < bytes.count, isDigit(bytes[i]) else { throw error("a number needs digits after '.'", at: i) }
+      guard i < bytes.count, isDigit(bytes[i]) else {
+        throw error("a number needs digits after '.'", at: i, stage: .scanner)
+      }
       while i < bytes.count, isDigit(bytes[i]) { i += 1 }
     }
     if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
       isReal = true
       i += 1
       if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-      guard i < bytes.count, isDigit(bytes[i]) else { throw error("a number needs digits in its exponent", at: i) }
+      guard i < bytes.count, isDigit(bytes[i]) else {
+        throw error("a number needs digits in its exponent", at: i, stage: .scanner)
+      }
       while i < bytes.count, isDigit(bytes[i]) { i += 1 }
     }
     guard i - start <= TextForms.maxNumberLength else { throw error(TextForms.numberTooLong(i - start), at: start) }
     let text = Substring(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
     if isReal {
       guard let real = TextForms.parseReal(text) else {
-        throw error("number \(text.prefix(40)) is out of range for a real", at: start)
+        throw error("number \(text.prefix(40)) is out of range for a real", at: start, stage: .composer)
       }
       return .real(real)
     }
     if let n = Int64(text) { return .integer(n) }
     if text.first != "-", let n = UInt64(text) { return .unsignedInteger(n) }
-    throw error("integer \(text.prefix(40)) is out of range (64 bits)", at: start)
+    throw error("integer \(text.prefix(40)) is out of range (64 bits)", at: start, stage: .composer)
   }
 
   @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
@@ -353,15 +359,17 @@ struct JSONReader {
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<i])
         i += 1
         if let text = String(validating: slice, as: UTF8.self) { return text }
-        throw error("invalid UTF-8", at: start + firstInvalidUTF8(slice))
+        throw error("invalid UTF-8", at: start + firstInvalidUTF8(slice), stage: .reader)
       }
       if b == UInt8(ascii: "\\") { break }
       if b < 0x20 {
-        throw error("control character U+\(hexDigits(b, width: 4, uppercase: true)) must be escaped in a string", at: i)
+        throw error(
+          "control character U+\(hexDigits(b, width: 4, uppercase: true)) must be escaped in a string", at: i,
+          stage: .scanner)
       }
       i += 1
     }
-    guard i < bytes.count else { throw error("unterminated string", at: open) }
+    guard i < bytes.count else { throw error("unterminated string", at: open, stage: .scanner) }
     // Slow path: build the bytes with escapes decoded.
     var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<i]))
     while i < bytes.count {
@@ -369,10 +377,12 @@ struct JSONReader {
       if b == UInt8(ascii: "\"") {
         i += 1
         if let text = String(validating: out, as: UTF8.self) { return text }
-        throw error("invalid UTF-8 in string", at: start)
+        throw error("invalid UTF-8 in string", at: start, stage: .reader)
       }
       if b < 0x20 {
-        throw error("control character U+\(hexDigits(b, width: 4, uppercase: true)) must be escaped in a string", at: i)
+        throw error(
+          "control character U+\(hexDigits(b, width: 4, uppercase: true)) must be escaped in a string", at: i,
+          stage: .scanner)
       }
       if b != UInt8(ascii: "\\") {
         out.append(b)
@@ -395,29 +405,32 @@ struct JSONReader {
         var scalar = UInt32(try hexEscape(at: escapeStart))
         if (0xD800...0xDBFF).contains(scalar) {
           guard i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") else {
-            throw error("unpaired surrogate \\u\(hexDigits(scalar, width: 4, uppercase: true))", at: escapeStart)
+            throw error(
+              "unpaired surrogate \\u\(hexDigits(scalar, width: 4, uppercase: true))", at: escapeStart, stage: .scanner)
           }
           i += 2
           let low = UInt32(try hexEscape(at: i - 1))
           guard (0xDC00...0xDFFF).contains(low) else {
-            throw error("unpaired surrogate \\u\(hexDigits(scalar, width: 4, uppercase: true))", at: escapeStart)
+            throw error(
+              "unpaired surrogate \\u\(hexDigits(scalar, width: 4, uppercase: true))", at: escapeStart, stage: .scanner)
           }
           scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
         } else if (0xDC00...0xDFFF).contains(scalar) {
-          throw error("unpaired surrogate \\u\(hexDigits(scalar, width: 4, uppercase: true))", at: escapeStart)
+          throw error(
+            "unpaired surrogate \\u\(hexDigits(scalar, width: 4, uppercase: true))", at: escapeStart, stage: .scanner)
         }
         out.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
       default:
-        throw error("invalid escape \\\(describeByte(bytes[i]))", at: escapeStart)
+        throw error("invalid escape \\\(describeByte(bytes[i]))", at: escapeStart, stage: .scanner)
       }
       i += 1
     }
-    throw error("unterminated string", at: open)
+    throw error("unterminated string", at: open, stage: .scanner)
   }
 
   /// Reads the four hex digits after `\u` (with `i` on the `u`), leaving `i` on the last digit.
   mutating func hexEscape(at escapeStart: Int) throws -> UInt16 {
-    guard bytes.count - i > 4 else { throw error("\\u needs four hex digits", at: escapeStart) }
+    guard bytes.count - i > 4 else { throw error("\\u needs four hex digits", at: escapeStart, stage: .scanner) }
     var value: UInt16 = 0
     for _ in 0..<4 {
       i += 1
@@ -427,7 +440,7 @@ struct JSONReader {
       case 0x30...0x39: digit = b - 0x30
       case 0x41...0x46: digit = b - 0x41 + 10
       case 0x61...0x66: digit = b - 0x61 + 10
-      default: throw error("\\u needs four hex digits", at: escapeStart)
+      default: throw error("\\u needs four hex digits", at: escapeStart, stage: .scanner)
       }
       value = value << 4 | UInt16(digit)
     }
@@ -454,8 +467,8 @@ struct JSONReader {
     b >= 0x21 && b < 0x7F ? String(UnicodeScalar(b)) : "\\x" + String(b, radix: 16, uppercase: true)
   }
 
-  func error(_ message: String, at position: Int) -> PrefsError {
-    error(.syntax(format: "json", stage: .parser, problem: message), at: position)
+  func error(_ message: String, at position: Int, stage: PrefsError.SyntaxStage = .parser) -> PrefsError {
+    error(.syntax(format: "json", stage: stage, problem: message), at: position)
   }
 
   func error(_ kind: PrefsError.Kind, at position: Int) -> PrefsError {
