@@ -27,7 +27,8 @@ struct DuplicateKeys {
   ) throws {
     if dict.insertNew(key, value) { return }
     guard allowed else { throw refusal(.duplicateKey(key)) }
-    warnings.add(PrefsError.Kind.duplicateKey(key).message + ": the last value is kept", position: position())
+    let refused = PrefsError.Kind.duplicateKey(key)
+    warnings.add(refused.message + ": the last value is kept", position: position(), refused: refused)
     dict[key] = value
   }
 }

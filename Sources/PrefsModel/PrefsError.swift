@@ -82,11 +82,17 @@ public struct PrefsWarning: Sendable, Equatable, CustomStringConvertible {
   public var message: String
   public var file: String?
   public var position: SourcePosition?
+  /// What the reader would have refused had an option not let it pass (a null it
+  /// dropped, a duplicate key it kept last); nil for other warnings.
+  public var refused: PrefsError.Kind?
 
-  public init(_ message: String, file: String? = nil, position: SourcePosition? = nil) {
+  public init(
+    _ message: String, file: String? = nil, position: SourcePosition? = nil, refused: PrefsError.Kind? = nil
+  ) {
     self.message = message
     self.file = file
     self.position = position
+    self.refused = refused
   }
 
   public var description: String { PrefsError.located(message, file: file, position: position) }
@@ -121,8 +127,8 @@ public final class Warnings: @unchecked Sendable {
   }
 
   /// Records a warning from its parts.
-  public func add(_ message: String, position: SourcePosition? = nil) {
-    add(PrefsWarning(message, position: position))
+  public func add(_ message: String, position: SourcePosition? = nil, refused: PrefsError.Kind? = nil) {
+    add(PrefsWarning(message, position: position, refused: refused))
   }
 
   /// The warnings so far, in order.

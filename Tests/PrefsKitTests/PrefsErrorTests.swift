@@ -163,6 +163,30 @@ import Testing
     }
   }
 
+  @Test func aWarningSaysWhatItLetPass() throws {
+    var options = ReadOptions(dropNulls: true)
+    options.allowDuplicateKeys = true
+    let json = Warnings()
+    _ = try Format.read(Data(#"{"a": null, "b": 1, "b": 2}"#.utf8), declared: .json, options: options, warnings: json)
+    #expect(
+      json.all.map(\.refused) == [
+        .null(problem: "null at a has no plist form", droppable: true), .duplicateKey("b"),
+      ])
+    let yaml = Warnings()
+    _ = try Format.read(Data("a: ~\nb: 1\n".utf8), declared: .yaml, options: options, warnings: yaml)
+    #expect(yaml.all.map(\.refused) == [.null(problem: "null has no plist form (the value of 'a')", droppable: true)])
+  }
+
+  @Test func lintWordsEveryNullAsTheReaderDoes() {
+    let findings = Lint.check(Data("nothing: ~\nalso: null\n".utf8), file: "a.yaml", path: "a.yaml")
+    let nulls = findings.filter { $0.kind?.name == "null" }
+    #expect(
+      nulls.map(\.message) == [
+        "null has no plist form (the value of 'nothing')", "null has no plist form (the value of 'also')",
+      ])
+    #expect(nulls.allSatisfy { $0.severity == .error && $0.hints.isEmpty })
+  }
+
   @Test func aPlistNamedFileHoldingJSONSaysSo() throws {
     let error = try #require(throws: PrefsError.self) {
       try Format.read(Data(#"{"a": 1}"#.utf8), path: "settings.plist")

@@ -287,7 +287,7 @@ struct JSONReader {
     if options.dropNulls {
       warnings.add(
         "dropped null at \(path.description.isEmpty ? "the top level" : path.description)",
-        position: .of(offset: position, in: bytes))
+        position: .of(offset: position, in: bytes), refused: nullError(at: position, path: path).kind)
     } else {
       throw nullError(at: position, path: path)
     }

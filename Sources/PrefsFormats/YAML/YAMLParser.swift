@@ -352,10 +352,9 @@ struct YAMLParser {
 
   /// A null is an error, or (with `dropNulls`) dropped with a warning.
   private func dropNull(at: YAMLMark, what: String, keyMark: YAMLMark? = nil) throws {
-    guard options.dropNulls else {
-      throw at.error(.null(problem: "null has no plist form (\(what))", droppable: true))
-    }
-    warnings.add("dropped null (\(what))", position: (keyMark ?? at).position)
+    let refused = PrefsError.Kind.null(problem: "null has no plist form (\(what))", droppable: true)
+    guard options.dropNulls else { throw at.error(refused) }
+    warnings.add("dropped null (\(what))", position: (keyMark ?? at).position, refused: refused)
   }
 
   /// The mappings a `<<` value merges in, in order: one mapping or a sequence of them.

@@ -98,11 +98,10 @@ public enum Lint {
       return [LintFinding(.error, file: file, message: "\(error)")]
     }
     var findings = warnings.all.map { warning in
-      guard nullsAreErrors, let null = nullError(warning) else {
+      guard nullsAreErrors, let refused = warning.refused, case .null = refused else {
         return LintFinding(.warning, file: file, position: warning.position, message: warning.message)
       }
-      return LintFinding(
-        .error, file: file, position: warning.position, message: null, kind: .null(problem: null, droppable: true))
+      return LintFinding(.error, file: file, position: warning.position, message: refused.message, kind: refused)
     }
     if case .dictionary = value, let uid = firstUID(in: value) {
       findings.append(
@@ -126,13 +125,6 @@ public enum Lint {
       }
     }
     return findings
-  }
-
-  /// The error a reader gives for a null, from the warning it gives for dropping one
-  /// (`dropped null at a.b`: `null at a.b has no plist form`); nil for other warnings.
-  static func nullError(_ warning: PrefsWarning) -> String? {
-    guard warning.message.hasPrefix("dropped null") else { return nil }
-    return "null" + warning.message.dropFirst("dropped null".count) + " has no plist form"
   }
 
   /// The key path of the first uid in `value`, depth first.
