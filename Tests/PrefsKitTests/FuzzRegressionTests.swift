@@ -160,6 +160,6 @@ import Testing
     let error = try #require(throws: PrefsError.self) {
       try Format.named(format)!.codec.decode(Data(text.utf8))
     }
-    #expect(error.description == message)
+    #expect(PrefsError.located(error.kind.problem ?? "\(error.kind)", file: nil, position: error.position) == message)
   }
 }

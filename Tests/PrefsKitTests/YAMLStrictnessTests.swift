@@ -16,21 +16,24 @@ import Testing
     try YAMLCodec().read(Data(text.utf8), options: options, warnings: Warnings())
   }
 
+  /// The syntax error's problem at its position (`1:4: problem`), or what else failed.
   func failure(_ text: String, _ options: ReadOptions = ReadOptions()) -> String? {
     do {
       _ = try read(text, options)
       return nil
     } catch let error as PrefsError {
-      return error.description
+      guard let problem = error.kind.problem else { return "not a syntax error: \(error.kind)" }
+      return PrefsError.located(problem, file: nil, position: error.position)
     } catch {
       return "\(error)"
     }
   }
 
   @Test func aRepeatedMergeKeyIsADuplicateKey() {
-    let text = "x: &x {a: 1}\ny: &y {a: 2}\nz: {<<: *x, <<: *y}\n"
-    #expect(failure(text) == "3:13: duplicate key \"<<\"")
-    #expect(failure("x: &x {a: 1}\nz:\n  <<: *x\n  b: 1\n  <<: *x\n") == "5:3: duplicate key \"<<\"")
+    func error(_ text: String) -> PrefsError? { #expect(throws: PrefsError.self) { try read(text) } }
+    expectError(
+      error("x: &x {a: 1}\ny: &y {a: 2}\nz: {<<: *x, <<: *y}\n"), is: .duplicateKey("<<"), line: 3, column: 13)
+    expectError(error("x: &x {a: 1}\nz:\n  <<: *x\n  b: 1\n  <<: *x\n"), is: .duplicateKey("<<"), line: 5, column: 3)
   }
 
   @Test func anAliasInsideTheNodeThatRedefinesItsAnchorIsRefused() throws {
