@@ -296,7 +296,7 @@ import Testing
     let snapshot = try snapshots.save(steps, sources: ["s.yaml"])
     for step in steps { try SettingsApply.execute(step) }
     #expect(try store.domainNames() == ["a", "b"])
-    try snapshots.restore(snapshot)
+    try snapshots.restore(snapshot, in: store)
     #expect(try Data(contentsOf: URL(fileURLWithPath: existing.location)) == original)
     var info = stat()
     stat(existing.location, &info)

@@ -53,7 +53,7 @@ enum Apply {
       guard arguments.positionals.isEmpty else {
         throw ArgumentParser.usageError("--undo takes no FILE: it restores the last snapshot", spec)
       }
-      return try undoLast(console)
+      return try undoLast(in: arguments.store(), console)
     }
     guard !arguments.positionals.isEmpty else { throw ArgumentParser.usageError("missing argument FILE", spec) }
     let files = try arguments.positionals.map { try readSettings($0, arguments: arguments, console: console) }
@@ -149,14 +149,14 @@ enum Apply {
       warnings: warnings)
   }
 
-  static func undoLast(_ console: Console) throws -> Int32 {
+  static func undoLast(in store: any DomainStore, _ console: Console) throws -> Int32 {
     let snapshots = SnapshotStore()
     guard let last = try snapshots.list().last(where: { !$0.undone }) else {
       throw PrefsError(
         .noInput, "no snapshot to undo", file: snapshots.directory,
         hints: ["prefs apply saves one before each run that changes something"])
     }
-    try snapshots.restore(last)
+    try snapshots.restore(last, in: store)
     console.err("prefs: restored \(count(last.domains.count, "domain")) from snapshot \(last.id)")
     return Console.Status.success
   }
