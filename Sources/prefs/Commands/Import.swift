@@ -50,7 +50,7 @@ enum Import {
         throw ArgumentParser.usageError("--all takes one folder: prefs import --all DIR", spec)
       }
       let folder = arguments.positionals[0]
-      let files = try backupFiles(in: folder)
+      let files = try DomainImport.backupFiles(in: folder)
       let progress = ProgressLine(total: files.count)
       var changed = false
       for (name, file) in files {
@@ -91,29 +91,20 @@ enum Import {
         "a domain is a dictionary, but this file holds \(value.kind.article) \(value.kind.rawValue)",
         file: displayName(file))
     }
-    let excludes = arguments.excludes()
-    var incoming = PrefValue.dictionary(input).excluding(excludes).dictionaryValue ?? PrefDictionary()
+    let importer = DomainImport(mode: arguments.has(merge) ? .merge : .replace, excluding: arguments.excludes())
+    var incoming = importer.incoming(input)
     if let schema {
       incoming = try fit(
         incoming, to: schema, file: displayName(file), document: document, strict: arguments.has(Options.strict),
         console: console)
     }
     let dryRun = arguments.has(Import.dryRun)
-    let (before, after) = try changeDomain(
-      domain, arguments, console: console, dryRun: dryRun, options: try arguments.readOptions()
-    ) { contents in
-      let old = PrefValue.dictionary(contents ?? PrefDictionary())
-      if arguments.has(merge) {
-        var merged = contents ?? PrefDictionary()
-        for (key, value) in incoming { merged[key] = value }
-        contents = merged
-      } else {
-        // Replace, but keep what --exclude protects.
-        contents = PrefValue.dictionary(incoming).merging(old.onlyMatching(excludes)).dictionaryValue
-      }
+    let change = try reportingWarnings(of: domain, console) { warnings in
+      try importer.run(
+        incoming, into: domain, dryRun: dryRun, force: arguments.has(Options.force),
+        options: try arguments.readOptions(), warnings: warnings)
     }
-    let changes = StructuralDiff.changes(
-      from: .dictionary(before ?? PrefDictionary()), to: .dictionary(after ?? PrefDictionary()))
+    let changes = change.changes
     if dryRun {
       if let label, !changes.isEmpty { try console.out("# \(label)\n") }
       try console.out(Diff.colorize(changes.map { $0.line + "\n" }.joined(), unified: false, console))
@@ -123,7 +114,7 @@ enum Import {
         console.err("prefs: warning: \(domain.name): type changed: \(change.line)")
       }
     }
-    return !changes.isEmpty || (before == nil) != (after == nil)
+    return change.changesDomain
   }
 
   /// `input` with the schema's coercions, each reported; refuses (exit 65, nothing
@@ -156,18 +147,5 @@ enum Import {
         ])
     }
     return coerced
-  }
-
-  /// The files of a backup folder with a known extension, keyed by domain name.
-  static func backupFiles(in folder: String) throws -> [(String, String)] {
-    guard isFolder(folder) == true else {
-      throw PrefsError(.noInput, "no such folder", file: folder)
-    }
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-    return names.compactMap { file in
-      guard !file.hasPrefix("."), Format.forPath(file) != nil else { return nil }
-      let name = file.deletingPathExtension
-      return (name, folder.appendingPathComponent(file))
-    }
   }
 }
