@@ -197,9 +197,7 @@ enum Documents {
     defer { progress?.clear() }
     do {
       if let path, path != "-" {
-        try AtomicFile.write(to: path, newFileMode: mode ?? 0o644, modeLimit: mode ?? 0o7777) { writer in
-          try format.codec.write(value, to: writer, options: options, warnings: warnings)
-        }
+        try DomainExport(format: format, options: options).write(value, to: path, mode: mode, warnings: warnings)
       } else {
         let data = try format.codec.encode(value, options: options, warnings: warnings)
         try console.outData(data)
