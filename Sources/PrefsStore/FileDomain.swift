@@ -163,7 +163,7 @@ public struct FileDomain: PreferenceDomain {
         // when nothing did).
         let patch = try document.patched(to: .dictionary(after), warnings: warnings)
         for note in patch.notes { warnings.add(note) }
-        if patch.changed { try AtomicFile.write(patch.data, to: path, newFileMode: newFileMode) }
+        if patch.changed { try file.write(patch.data, newFileMode: newFileMode) }
       } else if after != before || corrupt != nil || before == nil {
         if dropsDuplicates {
           warnings.add(
