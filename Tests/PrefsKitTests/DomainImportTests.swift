@@ -42,6 +42,19 @@ import Testing
     #expect(!same.changesDomain)
   }
 
+  @Test func aSchemaCoercesWhatItCanAndStrictRefusesInstead() {
+    let input: PrefDictionary = ["isAccountPrivate": .string("false")]
+    let lenient = DomainImport.fit(input, to: .userSettings, strict: false)
+    #expect(lenient.fitted == ["isAccountPrivate": .bool(false)])
+    #expect(lenient.coercions.count == 1)
+    #expect(lenient.refusals.isEmpty)
+    let strict = DomainImport.fit(input, to: .userSettings, strict: true)
+    #expect(strict.coercions.isEmpty)
+    #expect(strict.refusals.map(\.path.description) == ["isAccountPrivate"])
+    let discarded = DomainImport.fit(["isAccountPrivate": .string("maybe")], to: .userSettings, strict: false)
+    #expect(discarded.refusals.map(\.path.description) == ["isAccountPrivate"])
+  }
+
   @Test func aBackupFolderNamesADomainByEachFile() throws {
     let folder = try TestFolder()
     try folder.write("b.app.yaml", "k: 1\n")

@@ -58,6 +58,28 @@ public struct DomainImport: Sendable {
     return DomainChange(before: before, after: after)
   }
 
+  /// What fitting an import's input to a schema gives.
+  public struct SchemaFit: Sendable {
+    /// The input with the schema's coercions made.
+    public var fitted: PrefDictionary
+    /// The coercions made, to be reported; none under `strict`, which refuses instead.
+    public var coercions: [Coercion]
+    /// What the schema notes that does not refuse the import.
+    public var warnings: [SchemaFinding]
+    /// What refuses the import (nothing is imported then): a value the app would
+    /// still discard, or under `strict` any value of the wrong type.
+    public var refusals: [SchemaFinding]
+  }
+
+  /// `input` fitted to `schema` by its documented coercions (``Schema/coerce(_:at:)``).
+  public static func fit(_ input: PrefDictionary, to schema: Schema, strict: Bool) -> SchemaFit {
+    let (coerced, coercions, remaining) = schema.coerce(input)
+    let refusals = strict ? schema.check(input).filter(\.isError) : remaining.filter(\.isError)
+    return SchemaFit(
+      fitted: coerced, coercions: strict ? [] : coercions, warnings: remaining.filter { !$0.isError },
+      refusals: refusals)
+  }
+
   /// The files of a backup folder (as `export --all` writes it) that have a format's
   /// extension, sorted, each with the domain its name gives (`com.example.app.yaml`).
   public static func backupFiles(in folder: String) throws -> [(domain: String, file: String)] {

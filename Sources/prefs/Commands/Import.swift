@@ -124,17 +124,15 @@ enum Import {
     _ input: PrefDictionary, to schema: Schema, file: String, document: TextDocument?, strict: Bool,
     console: Console
   ) throws -> PrefDictionary {
-    let (coerced, coercions, remaining) = schema.coerce(input)
-    let refusals = strict ? schema.check(input).filter(\.isError) : remaining.filter(\.isError)
+    let fit = DomainImport.fit(input, to: schema, strict: strict)
+    let refusals = fit.refusals
     // `FILE:LINE:COL: keypath: …` where the file has lines, else `FILE: keypath: …`.
     func report(_ severity: String, _ path: PrefKeyPath, _ text: String) {
       let finding = PrefsWarning(text, file: file, position: document?.position(of: path))
       console.err("prefs: \(severity): \(finding)")
     }
-    if !strict {
-      for coercion in coercions { report("warning", coercion.path, "\(coercion)") }
-    }
-    for finding in remaining where !finding.isError { report("warning", finding.path, "\(finding)") }
+    for coercion in fit.coercions { report("warning", coercion.path, "\(coercion)") }
+    for finding in fit.warnings { report("warning", finding.path, "\(finding)") }
     for finding in refusals { report("error", finding.path, "\(finding)") }
     guard refusals.isEmpty else {
       let count = refusals.count == 1 ? "1 value does" : "\(refusals.count) values do"
@@ -146,6 +144,6 @@ enum Import {
             : "fix the values, or import without --schema to store them as they are"
         ])
     }
-    return coerced
+    return fit.fitted
   }
 }
