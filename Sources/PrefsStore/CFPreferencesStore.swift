@@ -66,6 +66,19 @@ import PrefsText
       }
       return (before, after)
     }
+
+    /// The domain's value as cfprefsd gives it: its files are cfprefsd's, and a copy of
+    /// their bytes would not be what the domain holds.
+    public func snapshot() throws -> DomainSnapshot {
+      try read(options: ReadOptions()).map(DomainSnapshot.value) ?? .missing
+    }
+
+    /// Sets the snapshot's value through CFPreferences, removing the keys it did not
+    /// hold (all of them when the domain did not exist).
+    public func restore(_ snapshot: DomainSnapshot) throws {
+      let contents = try snapshot.contents(name: name)
+      try modify(force: false, dryRun: false, options: ReadOptions(), warnings: Warnings()) { $0 = contents }
+    }
   }
 #endif
 

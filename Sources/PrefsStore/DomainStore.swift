@@ -28,6 +28,42 @@ public protocol PreferenceDomain: Sendable {
     force: Bool, dryRun: Bool, options: ReadOptions, warnings: Warnings,
     _ body: (inout PrefDictionary?) throws -> Void
   ) throws -> (before: PrefDictionary?, after: PrefDictionary?)
+  /// The domain as it is now, to be put back by ``restore(_:)``. Reading it writes
+  /// nothing and takes no lock.
+  func snapshot() throws -> DomainSnapshot
+  /// Puts the domain back as `snapshot` found it, under its lock: a domain that did
+  /// not exist is removed.
+  func restore(_ snapshot: DomainSnapshot) throws
+}
+
+/// What a domain held when ``PreferenceDomain/snapshot()`` was taken. A file domain
+/// keeps its file's bytes, so that putting it back restores every byte (comments,
+/// layout and format included); a store that keeps its domains itself (CFPreferences,
+/// whose files belong to cfprefsd) keeps the value.
+public enum DomainSnapshot: Sendable, Equatable {
+  /// There was no such domain.
+  case missing
+  /// The domain's file: its exact bytes and its permission bits.
+  case file(contents: Data, mode: mode_t)
+  /// The domain's value.
+  case value(PrefDictionary)
+
+  /// The dictionary the domain held; nil when it did not exist. `name` names it in errors.
+  public func contents(name: String) throws -> PrefDictionary? {
+    switch self {
+    case .missing: return nil
+    case .value(let contents): return contents
+    case .file(let data, _):
+      if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return PrefDictionary() }
+      do {
+        let value = try Format.read(data).value
+        guard case .dictionary(let dict) = value else { throw PrefsError(.domainNotDictionary(holds: value.kind)) }
+        return dict
+      } catch let error as PrefsError {
+        throw error.inFile(name)
+      }
+    }
+  }
 }
 
 extension PreferenceDomain {

@@ -77,6 +77,34 @@ public struct FileDomain: PreferenceDomain {
     }
   }
 
+  /// The file's bytes and mode, or ``DomainSnapshot/missing`` when there is no file.
+  public func snapshot() throws -> DomainSnapshot {
+    var info = stat()
+    guard RawPath.withCString(path, { stat($0, &info) }) == 0 else {
+      if errno == ENOENT { return .missing }
+      throw PrefsError(.io(.status, errno: errno), file: path)
+    }
+    return .file(contents: try InputFile.read(path), mode: info.st_mode & 0o7777)
+  }
+
+  /// Writes the snapshot's bytes back (an existing file keeps its mode, a new one gets
+  /// the snapshot's), or removes the file when there was none; a value is written as a
+  /// change would write it.
+  public func restore(_ snapshot: DomainSnapshot) throws {
+    if case .value(let contents) = snapshot {
+      try modify { $0 = contents }
+      return
+    }
+    let file = try LockedFile(path)
+    try withExtendedLifetime(file) {
+      if case .file(let contents, let mode) = snapshot {
+        try file.write(contents, newFileMode: mode)
+      } else {
+        try file.remove()
+      }
+    }
+  }
+
   @discardableResult
   public func modify(
     force: Bool = false, dryRun: Bool = false, options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings(),
@@ -86,9 +114,8 @@ public struct FileDomain: PreferenceDomain {
       let folder = path.deletingLastPathComponent
       if !folder.isEmpty { try makeFolders(folder, mode: 0o700, what: "the folder") }
     }
-    let lock = try FileLock(file: path)
-    defer { withExtendedLifetime(lock) {} }
-    if !dryRun { AtomicFile.removeStaleTemporaries(of: path) }
+    let file = try LockedFile(path, removingStaleTemporaries: !dryRun)
+    defer { withExtendedLifetime(file) {} }
 
     var before: PrefDictionary?
     var format = newFileFormat
@@ -134,21 +161,19 @@ public struct FileDomain: PreferenceDomain {
         // when nothing did).
         let patch = try document.patched(to: .dictionary(after), warnings: warnings)
         for note in patch.notes { warnings.add(note) }
-        if patch.changed { try AtomicFile.write(patch.data, to: path, newFileMode: newFileMode) }
+        if patch.changed { try file.write(patch.data, newFileMode: newFileMode) }
       } else if after != before || corrupt != nil || before == nil {
         if dropsDuplicates {
           warnings.add(
             "written anew without its duplicate keys (the last value of each kept); its comments and layout were not kept"
           )
         }
-        try AtomicFile.write(to: path, newFileMode: newFileMode) { writer in
+        try file.write(newFileMode: newFileMode) { writer in
           try format.codec.write(.dictionary(after), to: writer, options: WriteOptions(), warnings: warnings)
         }
       }
     } else if before != nil || corrupt != nil {
-      guard RawPath.withCString(path, { unlink($0) }) == 0 || errno == ENOENT else {
-        throw PrefsError(.io(.delete, errno: errno), file: path)
-      }
+      try file.remove()
     }
     return (before, after)
   }

@@ -1,5 +1,6 @@
 import Foundation
 import PrefsKit
+import PrefsTestSupport
 import Testing
 
 @testable import PrefsDocument
@@ -230,6 +231,43 @@ import Testing
     #expect(coerced.coercions.count == 1)
   }
 
+  @Test func aFailedDomainLeavesTheOthersAppliedAndIsListed() throws {
+    let folder = try TestFolder()
+    let store = FileDomainStore(directory: folder.path("store"))
+    let snapshots = SnapshotStore(directory: folder.path("snapshots"))
+    // b fails first: the change of a after it still happens.
+    let file = try settings("b:\n  k: 2\na:\n  k: 1\nc..d:\n  k: 3\n")
+    let steps = SettingsApply.plan([file], store: store)
+    // Between the plan and the change, b becomes a file that is no plist.
+    try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
+    try folder.write("store/b.plist", "<plist><dict><key>")
+    let outcome = try SettingsApply.apply(steps, sources: ["s.yaml"], snapshots: snapshots)
+    #expect(outcome.applied.map(\.name) == ["a"])
+    #expect(outcome.applied[0].after == ["k": .integer(1)])
+    #expect(outcome.failures.map(\.name) == ["c..d", "b"])
+    #expect(outcome.failures.map(\.error.category) == [.usage, .badInput])
+    #expect(try store.domain(named: "a").read(options: ReadOptions()) == ["k": .integer(1)])
+    #expect(try folder.read("store/b.plist") == "<plist><dict><key>")
+    // The snapshot holds both domains that were to change, as they were then.
+    #expect(outcome.snapshot?.domains.map(\.name) == ["b", "a"])
+    #expect(outcome.snapshot?.domains.last?.saved == .missing)
+    let bytes: Data? =
+      if case .file(let contents, _)? = outcome.snapshot?.domains.first?.saved { contents } else { nil }
+    #expect(bytes == Data("<plist><dict><key>".utf8))
+    #expect(try snapshots.list().map(\.id) == [outcome.snapshot?.id])
+  }
+
+  @Test func nothingToChangeSavesNoSnapshot() throws {
+    let folder = try TestFolder()
+    let store = FileDomainStore(directory: folder.path("store"))
+    let snapshots = SnapshotStore(directory: folder.path("snapshots"))
+    let outcome = try SettingsApply.apply(
+      SettingsApply.plan([try settings("a: {}\n")], store: store), sources: [], snapshots: snapshots)
+    #expect(outcome.snapshot == nil)
+    #expect(outcome.applied.isEmpty && outcome.failures.isEmpty)
+    #expect(try snapshots.list().isEmpty)
+  }
+
   // MARK: Capture
 
   @Test func capturedSettingsTurnTheOldDomainIntoTheNewOne() throws {
@@ -299,7 +337,7 @@ import Testing
     let snapshot = try snapshots.save(steps, sources: ["s.yaml"])
     for step in steps { try SettingsApply.execute(step) }
     #expect(try store.domainNames() == ["a", "b"])
-    try snapshots.restore(snapshot)
+    try snapshots.restore(snapshot, in: store)
     #expect(try Data(contentsOf: URL(fileURLWithPath: existing.location)) == original)
     var info = stat()
     stat(existing.location, &info)
@@ -309,6 +347,52 @@ import Testing
     #expect(listed.map(\.id) == [snapshot.id])
     #expect(listed[0].undone)
     #expect(listed[0].sources == ["s.yaml"])
+  }
+
+  /// A domain kept in memory, at a place where no file is: what a snapshot of it holds
+  /// can only come through the domain itself.
+  final class MemoryDomain: PreferenceDomain, @unchecked Sendable {
+    let name = "mem"
+    var location: String { "/nonexistent/mem.plist" }
+    var contents: PrefDictionary?
+    init(_ contents: PrefDictionary?) { self.contents = contents }
+    func read(options: ReadOptions) throws -> PrefDictionary? { contents }
+    func modify(
+      force: Bool, dryRun: Bool, options: ReadOptions, warnings: Warnings,
+      _ body: (inout PrefDictionary?) throws -> Void
+    ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
+      let before = contents
+      var after = before
+      try body(&after)
+      if !dryRun { contents = after }
+      return (before, after)
+    }
+    func snapshot() throws -> DomainSnapshot { contents.map(DomainSnapshot.value) ?? .missing }
+    func restore(_ snapshot: DomainSnapshot) throws { contents = try snapshot.contents(name: name) }
+  }
+
+  struct MemoryStore: DomainStore {
+    let domain: MemoryDomain
+    var location: String { "memory" }
+    func domainNames() throws -> [String] { [domain.name] }
+    func domain(named name: String) throws -> any PreferenceDomain { domain }
+  }
+
+  @Test func aSnapshotIsTakenAndRestoredThroughTheDomain() throws {
+    let folder = try TestFolder()
+    let domain = MemoryDomain(["k": .integer(1)])
+    let store = MemoryStore(domain: domain)
+    let snapshots = SnapshotStore(directory: folder.path("snapshots"))
+    let steps = SettingsApply.plan([try settings("mem:\n  k: 2\n")], store: store)
+    let outcome = try SettingsApply.apply(steps, sources: ["s.yaml"], snapshots: snapshots)
+    #expect(domain.contents == ["k": .integer(2)])
+    // Saved and read back as the value, not as bytes of a file.
+    let saved = try #require(try snapshots.list().first)
+    #expect(saved.id == outcome.snapshot?.id)
+    #expect(saved.domains.map(\.saved) == [.value(["k": .integer(1)])])
+    try snapshots.restore(saved, in: store)
+    #expect(domain.contents == ["k": .integer(1)])
+    #expect(try snapshots.list().map(\.undone) == [true])
   }
 
   @Test func snapshotsGoUnderXDGStateHome() {

@@ -42,9 +42,61 @@ public struct ApplyStep: Sendable {
   }
 }
 
+/// A domain that `prefs apply` could not apply to, and why.
+public struct ApplyFailure: Sendable {
+  /// The name messages use.
+  public var name: String
+  /// What went wrong, naming the domain.
+  public var error: PrefsError
+}
+
+/// What applying a plan did.
+public struct ApplyOutcome: Sendable {
+  /// The snapshot saved before the first change; nil when nothing was to change.
+  public var snapshot: Snapshot?
+  /// The steps applied, each with the contents its domain had before and after.
+  public var applied: [ApplyStep]
+  /// The domains that were not applied to: those the plan could not read first, then
+  /// those whose change failed.
+  public var failures: [ApplyFailure]
+}
+
 /// Applying settings files to a store: the plan (read only, for `--dry-run` and
 /// `--check`), then each domain changed atomically under its lock.
 public enum SettingsApply {
+  /// Applies the steps of a plan that change anything. A snapshot of their domains is
+  /// saved first in `snapshots` (with `sources`, the settings files' names); when it
+  /// cannot be saved nothing is changed, as there would be no undo. Then each domain
+  /// changes on its own (``execute(_:force:options:warnings:)``): when one fails, the
+  /// others are still applied, and the outcome lists each failure. What each change
+  /// warns of is added to `warnings`, naming its domain; `willApply` is told of each
+  /// step before it starts.
+  public static func apply(
+    _ steps: [ApplyStep], sources: [String], snapshots: SnapshotStore, force: Bool = false,
+    options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings(), willApply: (ApplyStep) -> Void = { _ in }
+  ) throws -> ApplyOutcome {
+    var failures = steps.compactMap { step in step.error.map { ApplyFailure(name: step.name, error: $0) } }
+    let changing = steps.filter(\.changesAnything)
+    guard !changing.isEmpty else { return ApplyOutcome(snapshot: nil, applied: [], failures: failures) }
+    let snapshot = try snapshots.save(changing, sources: sources)
+    var applied: [ApplyStep] = []
+    for step in changing {
+      willApply(step)
+      let stepWarnings = Warnings()
+      do {
+        var done = step
+        (done.before, done.after) = try execute(step, force: force, options: options, warnings: stepWarnings)
+        applied.append(done)
+      } catch let error as PrefsError {
+        failures.append(ApplyFailure(name: step.name, error: error.inFile(step.name)))
+      } catch {
+        failures.append(ApplyFailure(name: step.name, error: PrefsError(.other(.io, "\(error)"), file: step.name)))
+      }
+      warnings.add(stepWarnings, file: step.name)
+    }
+    return ApplyOutcome(snapshot: snapshot, applied: applied, failures: failures)
+  }
+
   /// The domain a settings file's top-level key names: `-g`/`NSGlobalDomain`, a
   /// domain of `store`, or a file when the key holds a `/` or ends in a format's
   /// extension (`~/` is the home folder, a relative path is from the current folder).

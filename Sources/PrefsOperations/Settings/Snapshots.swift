@@ -4,20 +4,25 @@ import PrefsModel
 import PrefsStore
 import PrefsText
 
-/// What `prefs apply` saved of the domains it was about to change: for each, the
-/// exact bytes of its file (or that there was none), so that `apply --undo` puts
-/// every byte back.
+/// What `prefs apply` saved of the domains it was about to change: for each, its
+/// ``DomainSnapshot`` (the exact bytes of a file domain, or that there was none), so
+/// that `apply --undo` puts every byte back.
 public struct Snapshot: Sendable {
   /// One domain as it was.
   public struct Domain: Sendable {
     /// The name messages use (`com.example.app`, or the path for a file).
     public var name: String
-    /// The file.
+    /// Where the domain lives (``PreferenceDomain/location``).
     public var path: String
-    /// The file's bytes, or nil when there was no file.
-    public var contents: Data?
-    /// The file's permission bits, for a file that has to be created again.
-    public var mode: mode_t
+    /// What the domain held.
+    public var saved: DomainSnapshot
+
+    /// The domain this entry was taken of, in `store` when one of its domains is at
+    /// that place, else the file there.
+    public func domain(in store: any DomainStore) -> any PreferenceDomain {
+      (try? store.domain(named: name)).flatMap { $0.location == path ? $0 : nil }
+        ?? FileDomain(path: path, name: name)
+    }
   }
 
   /// The snapshot's name: when it was taken, sortable (`20261130T120102.345Z-4242`).
@@ -48,13 +53,13 @@ public struct SnapshotStore: Sendable {
 
   private static let undoneSuffix = ".undone.plist"
 
-  /// Saves the current bytes of the domains of `steps` before they are changed.
+  /// Saves what the domains of `steps` hold before they are changed.
   @discardableResult
   public func save(_ steps: [ApplyStep], sources: [String], now: Date = Date()) throws -> Snapshot {
     var domains: [Snapshot.Domain] = []
     for step in steps {
       guard let domain = step.domain else { continue }
-      domains.append(try Self.capture(domain))
+      domains.append(Snapshot.Domain(name: domain.name, path: domain.location, saved: try domain.snapshot()))
     }
     let id = "\(TextForms.compactTimestamp(now))-\(getpid())"
     let snapshot = Snapshot(id: id, created: now, sources: sources, domains: domains, undone: false)
@@ -62,18 +67,6 @@ public struct SnapshotStore: Sendable {
     // Snapshots hold settings: readable by their owner only.
     try AtomicFile.write(try Self.encode(snapshot), to: path(of: id, undone: false), newFileMode: 0o600)
     return snapshot
-  }
-
-  /// The bytes and mode of a domain's file now.
-  static func capture(_ domain: any PreferenceDomain) throws -> Snapshot.Domain {
-    let path = domain.location
-    var info = stat()
-    guard stat(path, &info) == 0 else {
-      if errno == ENOENT { return Snapshot.Domain(name: domain.name, path: path, contents: nil, mode: 0o600) }
-      throw PrefsError(.io(.status, errno: errno), file: path)
-    }
-    return Snapshot.Domain(
-      name: domain.name, path: path, contents: try InputFile.read(path), mode: info.st_mode & 0o7777)
   }
 
   /// Every snapshot, oldest first.
@@ -100,18 +93,13 @@ public struct SnapshotStore: Sendable {
     return matches[0]
   }
 
-  /// Puts every domain of `snapshot` back byte for byte (each under its lock,
+  /// Puts every domain of `snapshot` back as it was, through the domain itself
+  /// (``PreferenceDomain/restore(_:)``: a file byte for byte, under its lock and
   /// atomically; a domain that did not exist is removed), then marks it undone.
-  public func restore(_ snapshot: Snapshot) throws {
-    for domain in snapshot.domains {
-      let lock = try FileLock(file: domain.path)
-      try withExtendedLifetime(lock) {
-        if let contents = domain.contents {
-          try AtomicFile.write(contents, to: domain.path, newFileMode: domain.mode)
-        } else if unlink(domain.path) != 0, errno != ENOENT {
-          throw PrefsError(.io(.delete, errno: errno), file: domain.path)
-        }
-      }
+  /// `store` is the store the domains were taken from.
+  public func restore(_ snapshot: Snapshot, in store: any DomainStore) throws {
+    for saved in snapshot.domains {
+      try saved.domain(in: store).restore(saved.saved)
     }
     if !snapshot.undone, rename(path(of: snapshot.id, undone: false), path(of: snapshot.id, undone: true)) != 0 {
       throw PrefsError(.io(.markSnapshotUndone, errno: errno), file: directory)
@@ -125,8 +113,17 @@ public struct SnapshotStore: Sendable {
   static func encode(_ snapshot: Snapshot) throws -> Data {
     let domains: [PrefValue] = snapshot.domains.map { domain in
       var entry: PrefDictionary = ["name": .string(domain.name), "path": .string(domain.path)]
-      entry["mode"] = .integer(Int64(domain.mode))
-      if let contents = domain.contents { entry["contents"] = .data(contents) }
+      switch domain.saved {
+      case .missing:
+        // The mode a domain made again would get; kept so that every entry has one.
+        entry["mode"] = .integer(0o600)
+      case .file(let contents, let mode):
+        entry["mode"] = .integer(Int64(mode))
+        entry["contents"] = .data(contents)
+      case .value(let contents):
+        entry["mode"] = .integer(0o600)
+        entry["value"] = .dictionary(contents)
+      }
       return .dictionary(entry)
     }
     let root: PrefDictionary = [
@@ -147,9 +144,13 @@ public struct SnapshotStore: Sendable {
         guard case .dictionary(let d) = item, case .string(let name)? = d["name"], case .string(let path)? = d["path"],
           case .integer(let mode)? = d["mode"]
         else { throw PrefsError(.notASnapshot) }
-        var contents: Data?
-        if case .data(let bytes)? = d["contents"] { contents = bytes }
-        return Snapshot.Domain(name: name, path: path, contents: contents, mode: mode_t(mode))
+        var saved = DomainSnapshot.missing
+        if case .data(let bytes)? = d["contents"] {
+          saved = .file(contents: bytes, mode: mode_t(mode))
+        } else if case .dictionary(let contents)? = d["value"] {
+          saved = .value(contents)
+        }
+        return Snapshot.Domain(name: name, path: path, saved: saved)
       }, undone: undone)
   }
 }

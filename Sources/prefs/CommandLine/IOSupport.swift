@@ -197,9 +197,7 @@ enum Documents {
     defer { progress?.clear() }
     do {
       if let path, path != "-" {
-        try AtomicFile.write(to: path, newFileMode: mode ?? 0o644, modeLimit: mode ?? 0o7777) { writer in
-          try format.codec.write(value, to: writer, options: options, warnings: warnings)
-        }
+        try DomainExport(format: format, options: options).write(value, to: path, mode: mode, warnings: warnings)
       } else {
         let data = try format.codec.encode(value, options: options, warnings: warnings)
         try console.outData(data)
@@ -212,19 +210,28 @@ enum Documents {
 }
 
 /// Changes `domain` under its lock (``PreferenceDomain/modify(force:dryRun:options:warnings:_:)``)
-/// with `--force` as given, read with `options` (by default the command's reading
-/// options, `--allow-duplicate-keys` among them), and reports where its text could
-/// not change in place.
+/// with `--force` as given, read with the command's reading options
+/// (`--allow-duplicate-keys` among them), and reports where its text could not change
+/// in place.
 @discardableResult
 func changeDomain(
-  _ domain: any PreferenceDomain, _ arguments: ParsedArguments, console: Console, dryRun: Bool = false,
-  options: ReadOptions? = nil, _ body: (inout PrefDictionary?) throws -> Void
+  _ domain: any PreferenceDomain, _ arguments: ParsedArguments, console: Console,
+  _ body: (inout PrefDictionary?) throws -> Void
 ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
+  try reportingWarnings(of: domain, console) { warnings in
+    try domain.modify(
+      force: arguments.has(Options.force), dryRun: false, options: arguments.readOptions(), warnings: warnings, body)
+  }
+}
+
+/// Runs a library operation on `domain` with warnings of its own, and reports them
+/// (naming the domain) as soon as it returns or throws.
+func reportingWarnings<T>(
+  of domain: any PreferenceDomain, _ console: Console, _ body: (Warnings) throws -> T
+) rethrows -> T {
   let warnings = Warnings()
   defer { console.report(warnings, file: domain.name) }
-  return try domain.modify(
-    force: arguments.has(Options.force), dryRun: dryRun, options: options ?? arguments.readOptions(),
-    warnings: warnings, body)
+  return try body(warnings)
 }
 
 /// `body`'s result, its errors attributed to `file` when they name none.

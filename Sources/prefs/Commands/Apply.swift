@@ -53,7 +53,7 @@ enum Apply {
       guard arguments.positionals.isEmpty else {
         throw ArgumentParser.usageError("--undo takes no FILE: it restores the last snapshot", spec)
       }
-      return try undoLast(console)
+      return try undoLast(in: arguments.store(), console)
     }
     guard !arguments.positionals.isEmpty else { throw ArgumentParser.usageError("missing argument FILE", spec) }
     let files = try arguments.positionals.map { try readSettings($0, arguments: arguments, console: console) }
@@ -64,44 +64,34 @@ enum Apply {
     for step in steps {
       for coercion in step.coercions { console.err("prefs: warning: \(step.name): \(coercion)") }
     }
-    var failures = steps.compactMap { step in step.error.map { (step.name, $0) } }
     let changing = steps.filter(\.changesAnything)
 
     if arguments.has(check) || arguments.has(Import.dryRun) {
+      let failures = steps.compactMap(\.error)
       try console.out(plan(changing, console))
-      for (_, error) in failures { console.report(error) }
-      if let first = failures.first { return Console.status(for: first.1) }
+      for error in failures { console.report(error) }
+      if let first = failures.first { return Console.status(for: first) }
       return arguments.has(check) && !changing.isEmpty ? Console.Status.different : Console.Status.success
     }
 
-    if !changing.isEmpty {
-      // Without a snapshot there is no undo: nothing is changed when it cannot be saved.
-      let snapshot = try SnapshotStore().save(changing, sources: arguments.positionals.map(displayName))
-      let progress = changing.count >= progressFrom ? ProgressLine(total: changing.count) : nil
-      var applied: [ApplyStep] = []
-      for step in changing {
-        progress?.step(step.name)
-        let warnings = Warnings()
-        do {
-          var done = step
-          (done.before, done.after) = try SettingsApply.execute(
-            step, force: arguments.has(Options.force), options: options, warnings: warnings)
-          applied.append(done)
-        } catch let error as PrefsError {
-          failures.append((step.name, error.inFile(step.name)))
-        } catch {
-          failures.append((step.name, PrefsError(.other(.io, "\(error)"), file: step.name)))
-        }
-        console.report(warnings, file: step.name)
-      }
-      progress?.clear()
+    let progress = changing.count >= progressFrom ? ProgressLine(total: changing.count) : nil
+    let warnings = Warnings()
+    let outcome = try SettingsApply.apply(
+      steps, sources: arguments.positionals.map(displayName), snapshots: SnapshotStore(),
+      force: arguments.has(Options.force), options: options, warnings: warnings
+    ) { step in progress?.step(step.name) }
+    progress?.clear()
+    console.report(warnings)
+    if let snapshot = outcome.snapshot {
+      let applied = outcome.applied
       try console.out(plan(applied, console))
       console.err(
         "prefs: applied \(count(applied.count, "domain")); snapshot \(snapshot.id) ('prefs apply --undo' restores it)")
     }
-    for (_, error) in failures { console.report(error) }
-    guard let first = failures.first?.1 else { return Console.Status.success }
-    let names = failures.map(\.0)
+    let failures = outcome.failures
+    for failure in failures { console.report(failure.error) }
+    guard let first = failures.first?.error else { return Console.Status.success }
+    let names = failures.map(\.name)
     console.err(
       "prefs: error: \(failures.count) of \(steps.count) domains failed (\(names.joined(separator: ", "))); "
         + "the others were applied")
@@ -149,14 +139,14 @@ enum Apply {
       warnings: warnings)
   }
 
-  static func undoLast(_ console: Console) throws -> Int32 {
+  static func undoLast(in store: any DomainStore, _ console: Console) throws -> Int32 {
     let snapshots = SnapshotStore()
     guard let last = try snapshots.list().last(where: { !$0.undone }) else {
       throw PrefsError(
         .other(.noInput, "no snapshot to undo"), file: snapshots.directory,
         hints: ["prefs apply saves one before each run that changes something"])
     }
-    try snapshots.restore(last)
+    try snapshots.restore(last, in: store)
     console.err("prefs: restored \(count(last.domains.count, "domain")) from snapshot \(last.id)")
     return Console.Status.success
   }

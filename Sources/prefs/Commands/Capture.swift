@@ -42,10 +42,7 @@ enum Capture {
       if arguments.has(duration) { throw ArgumentParser.usageError("--since does not watch: drop --for", spec) }
       let snapshot = try SnapshotStore().snapshot(named: id)
       if domains.isEmpty {
-        domains = snapshot.domains.map { saved in
-          (try? store.domain(named: saved.name)).flatMap { $0.location == saved.path ? $0 : nil }
-            ?? FileDomain(path: saved.path, name: saved.name)
-        }
+        domains = snapshot.domains.map { $0.domain(in: store) }
       }
       for domain in domains {
         guard let saved = snapshot.domains.first(where: { $0.path == domain.location }) else {
@@ -53,7 +50,7 @@ enum Capture {
             .other(.noInput, "snapshot \(snapshot.id) does not hold this domain"), file: domain.name,
             hints: ["'prefs snapshots' lists the domains of each snapshot"])
         }
-        old.append(try saved.contents.map { try contents(of: $0, name: "\(snapshot.id): \(domain.name)") } ?? nil)
+        old.append(try saved.saved.contents(name: "\(snapshot.id): \(domain.name)"))
       }
     } else {
       guard !domains.isEmpty else { throw ArgumentParser.usageError("missing argument DOMAIN", spec) }
@@ -128,18 +125,5 @@ enum Capture {
       }
     }
     return try domain.read(options: ReadOptions())
-  }
-
-  /// The dictionary a snapshot's bytes hold.
-  static func contents(of data: Data, name: String) throws -> PrefDictionary {
-    if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return PrefDictionary() }
-    do {
-      guard case .dictionary(let dict) = try Format.read(data).value else {
-        throw PrefsError(.other(.badInput, "the snapshot holds no dictionary"))
-      }
-      return dict
-    } catch let error as PrefsError {
-      throw error.inFile(name)
-    }
   }
 }

@@ -26,13 +26,9 @@ enum Edit {
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
     let options = try arguments.readOptions()
-    let original = try domain.read(options: options)
+    let edit = try DomainEdit(domain, options: options)
     let folder = try EditFolder(fileName: safeFileName(domain.name) + ".yaml")
-    // A YAML file is edited as its own text; anything else is shown as YAML, and its
-    // changes are patched into its own format.
-    let ownText = yamlText(of: domain)
-    let initial = try ownText ?? Format.yaml.codec.encode(.dictionary(original ?? PrefDictionary()))
-    var presented = initial
+    var presented = edit.initialText
     try presented.write(to: URL(fileURLWithPath: folder.file))
     let editor = Editor.command()
 
@@ -56,20 +52,22 @@ enum Edit {
       }
       do {
         let contents = try decodeDomain(edited, options: options)
-        if let ownText {
-          let text = withoutOldNote(edited)
-          if text == ownText {
-            console.err("prefs: no changes; nothing was written")
-            return Console.Status.success
-          }
-          return try writeText(text, replacing: ownText, at: domain.location, name: domain.name, folder: folder)
+        let outcome = try reportingWarnings(of: domain, console) { warnings in
+          try edit.writeBack(
+            contents, text: withoutOldNote(edited), force: arguments.has(Options.force), options: options,
+            warnings: warnings)
         }
-        if try Format.yaml.codec.encode(.dictionary(contents)) == initial {
+        switch outcome {
+        case .unchanged:
           console.err("prefs: no changes; nothing was written")
-          return Console.Status.success
+        case .written:
+          break
+        case .changedMeanwhile:
+          throw PrefsError(
+            .other(.temporary, "it changed while you were editing; nothing was overwritten"), file: domain.name,
+            hints: ["your edit is kept in \(folder.keep())"])
         }
-        return try writeBack(
-          contents, to: domain, replacing: original, arguments: arguments, folder: folder, console: console)
+        return Console.Status.success
       } catch let error as PrefsError where error.category == .badInput {
         if edited == presented {
           // Saved again without fixing the error: the user gave up.
@@ -81,47 +79,6 @@ enum Edit {
         try presented.write(to: URL(fileURLWithPath: folder.file))
       }
     }
-  }
-
-  /// Writes the edited contents back, unless the domain changed since it was read.
-  static func writeBack(
-    _ contents: PrefDictionary, to domain: any PreferenceDomain, replacing original: PrefDictionary?,
-    arguments: ParsedArguments, folder: EditFolder, console: Console
-  ) throws -> Int32 {
-    try changeDomain(domain, arguments, console: console) { current in
-      guard current == original else {
-        throw PrefsError(
-          .other(.temporary, "it changed while you were editing; nothing was overwritten"), file: domain.name,
-          hints: ["your edit is kept in \(folder.keep())"])
-      }
-      current = contents
-    }
-    return Console.Status.success
-  }
-
-  /// The text of a YAML file, which is edited as it is; nil for anything else.
-  static func yamlText(of domain: any PreferenceDomain) -> Data? {
-    guard domain is FileDomain, let data = FileManager.default.contents(atPath: domain.location),
-      Format.detect(data, path: domain.location) == .yaml
-    else { return nil }
-    return data
-  }
-
-  /// Writes the edited text of a YAML file as it is, unless the file changed since it
-  /// was read.
-  static func writeText(_ text: Data, replacing original: Data, at path: String, name: String, folder: EditFolder)
-    throws -> Int32
-  {
-    let lock = try FileLock(file: path)
-    try withExtendedLifetime(lock) {
-      guard (try? InputFile.read(path)) == original else {
-        throw PrefsError(
-          .other(.temporary, "it changed while you were editing; nothing was overwritten"), file: name,
-          hints: ["your edit is kept in \(folder.keep())"])
-      }
-      try AtomicFile.write(text, to: path)
-    }
-    return Console.Status.success
   }
 
   /// The edited YAML as a domain's contents.

@@ -48,9 +48,11 @@ enum Export {
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let format = try arguments.outputFormat() ?? Documents.outputFormat(arguments: arguments)
     let store = arguments.store()
-    let excludes = arguments.excludes()
     var options = try arguments.writeOptions(for: format)
     options.sortKeys = true
+    let export = DomainExport(
+      format: format, options: options, excluding: arguments.excludes(), updating: arguments.has(update),
+      askedFormat: try arguments.outputFormat())
 
     let schema = try arguments.schema()
     if arguments.has(Options.effective), schema == nil {
@@ -76,17 +78,16 @@ enum Export {
           "--all writes one file per domain into a folder, and '\(folder)' is named like a \(named.name) file;"
             + " give a folder such as 'backup/', and the format with --format", spec)
       }
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       let names = try store.domainNames()
       let progress = ProgressLine(total: names.count)
-      for name in names {
-        progress.step(name)
-        let domain = try store.domain(named: name)
-        guard let contents = try Documents.readDomain(domain, arguments: arguments, console: console) else { continue }
-        let file = folder.appendingPathComponent("\(name).\(fileExtension(format))")
-        try save(
-          PrefValue.dictionary(contents).excluding(excludes), format: format, to: file, options: options,
-          mode: domain.fileMode, arguments: arguments, console: console)
+      let warnings = Warnings()
+      do {
+        defer { console.report(warnings) }
+        try withUsageHints {
+          try export.export(
+            names, of: store, into: folder, readOptions: try arguments.readOptions(), warnings: warnings,
+            willExport: progress.step)
+        }
       }
       progress.finish("exported \(names.count) domains to \(folder)")
       return Console.Status.success
@@ -121,35 +122,33 @@ enum Export {
       }
       if effective { contents = schema.effective(contents) }
     }
-    try save(
-      PrefValue.dictionary(contents).excluding(excludes), format: format, to: arguments.value(Options.output),
-      options: options, mode: argument == "-" ? nil : try resolveDomain(argument, in: store).fileMode,
-      arguments: arguments, console: console)
+    let value = export.exported(contents)
+    let output = arguments.value(Options.output)
+    if arguments.has(update), output == nil || output == "-" {
+      throw ArgumentParser.usageError("--update refreshes a file: give it with -o FILE", spec)
+    }
+    guard let path = output, export.updates(path) else {
+      try Documents.write(
+        value, format: format, to: output, options: options, console: console,
+        mode: argument == "-" ? nil : try resolveDomain(argument, in: store).fileMode)
+      return Console.Status.success
+    }
+    try withUsageHints {
+      try reportingWarnings(of: FileDomain(path: path), console) { warnings in
+        try export.update(path, with: value, options: try arguments.readOptions(), warnings: warnings)
+      }
+    }
     return Console.Status.success
   }
 
-  /// Writes an export, or with --update patches the file that is there (which keeps
-  /// its format; asking for another is an error).
-  static func save(
-    _ value: PrefValue, format: Format, to path: String?, options: WriteOptions, mode: mode_t?,
-    arguments: ParsedArguments, console: Console
-  ) throws {
-    guard arguments.has(update), let path, path != "-", FileManager.default.fileExists(atPath: path) else {
-      if arguments.has(update), arguments.value(Options.output) == nil || path == "-" {
-        throw ArgumentParser.usageError("--update refreshes a file: give it with -o FILE", spec)
-      }
-      return try Documents.write(value, format: format, to: path, options: options, console: console, mode: mode)
-    }
-    let existing = FileDomain(path: path)
-    if let asked = try arguments.outputFormat(), let data = FileManager.default.contents(atPath: path),
-      let found = Format.detect(data, path: path), found != asked
-    {
-      throw ArgumentParser.usageError(
-        "\(displayName(path)) is \(found.name), not \(asked.name): --update keeps a file's format", spec)
-    }
-    try changeDomain(existing, arguments, console: console) { contents in
-      // New keys go where the canonical order puts them, after their neighbours.
-      contents = value.dictionaryValue?.sortedDeep()
+  /// `body`, its usage errors (an export's refusals, such as an --update asked for
+  /// another format than the file's) with the command's usage hints.
+  @discardableResult
+  static func withUsageHints<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as PrefsError where error.category == .usage && error.hints.isEmpty {
+      throw ArgumentParser.usageError(error.message, spec)
     }
   }
 
@@ -175,10 +174,5 @@ enum Export {
       throw error.inFile(name)
     }
     return Console.Status.success
-  }
-
-  /// The extension `export --all` gives each file: `.plist` for both plist formats.
-  static func fileExtension(_ format: Format) -> String {
-    format.isPlist ? "plist" : format.extensions.first ?? format.name
   }
 }

@@ -50,7 +50,7 @@ enum Import {
         throw ArgumentParser.usageError("--all takes one folder: prefs import --all DIR", spec)
       }
       let folder = arguments.positionals[0]
-      let files = try backupFiles(in: folder)
+      let files = try DomainImport.backupFiles(in: folder)
       let progress = ProgressLine(total: files.count)
       var changed = false
       for (name, file) in files {
@@ -90,29 +90,20 @@ enum Import {
         .other(.badInput, "a domain is a dictionary, but this file holds \(value.kind.article) \(value.kind.rawValue)"),
         file: displayName(file))
     }
-    let excludes = arguments.excludes()
-    var incoming = PrefValue.dictionary(input).excluding(excludes).dictionaryValue ?? PrefDictionary()
+    let importer = DomainImport(mode: arguments.has(merge) ? .merge : .replace, excluding: arguments.excludes())
+    var incoming = importer.incoming(input)
     if let schema {
       incoming = try fit(
         incoming, to: schema, file: displayName(file), document: document, strict: arguments.has(Options.strict),
         console: console)
     }
     let dryRun = arguments.has(Import.dryRun)
-    let (before, after) = try changeDomain(
-      domain, arguments, console: console, dryRun: dryRun, options: try arguments.readOptions()
-    ) { contents in
-      let old = PrefValue.dictionary(contents ?? PrefDictionary())
-      if arguments.has(merge) {
-        var merged = contents ?? PrefDictionary()
-        for (key, value) in incoming { merged[key] = value }
-        contents = merged
-      } else {
-        // Replace, but keep what --exclude protects.
-        contents = PrefValue.dictionary(incoming).merging(old.onlyMatching(excludes)).dictionaryValue
-      }
+    let change = try reportingWarnings(of: domain, console) { warnings in
+      try importer.run(
+        incoming, into: domain, dryRun: dryRun, force: arguments.has(Options.force),
+        options: try arguments.readOptions(), warnings: warnings)
     }
-    let changes = StructuralDiff.changes(
-      from: .dictionary(before ?? PrefDictionary()), to: .dictionary(after ?? PrefDictionary()))
+    let changes = change.changes
     if dryRun {
       if let label, !changes.isEmpty { try console.out("# \(label)\n") }
       try console.out(Diff.colorize(changes.map { $0.line + "\n" }.joined(), unified: false, console))
@@ -122,7 +113,7 @@ enum Import {
         console.err("prefs: warning: \(domain.name): type changed: \(change.line)")
       }
     }
-    return !changes.isEmpty || (before == nil) != (after == nil)
+    return change.changesDomain
   }
 
   /// `input` with the schema's coercions, each reported; refuses (exit 65, nothing
@@ -132,17 +123,15 @@ enum Import {
     _ input: PrefDictionary, to schema: Schema, file: String, document: TextDocument?, strict: Bool,
     console: Console
   ) throws -> PrefDictionary {
-    let (coerced, coercions, remaining) = schema.coerce(input)
-    let refusals = strict ? schema.check(input).filter(\.isError) : remaining.filter(\.isError)
+    let fit = DomainImport.fit(input, to: schema, strict: strict)
+    let refusals = fit.refusals
     // `FILE:LINE:COL: keypath: …` where the file has lines, else `FILE: keypath: …`.
     func report(_ severity: String, _ path: PrefKeyPath, _ text: String) {
       let finding = PrefsWarning(text, file: file, position: document?.position(of: path))
       console.err("prefs: \(severity): \(finding)")
     }
-    if !strict {
-      for coercion in coercions { report("warning", coercion.path, "\(coercion)") }
-    }
-    for finding in remaining where !finding.isError { report("warning", finding.path, "\(finding)") }
+    for coercion in fit.coercions { report("warning", coercion.path, "\(coercion)") }
+    for finding in fit.warnings { report("warning", finding.path, "\(finding)") }
     for finding in refusals { report("error", finding.path, "\(finding)") }
     guard refusals.isEmpty else {
       let count = refusals.count == 1 ? "1 value does" : "\(refusals.count) values do"
@@ -154,19 +143,6 @@ enum Import {
             : "fix the values, or import without --schema to store them as they are"
         ])
     }
-    return coerced
-  }
-
-  /// The files of a backup folder with a known extension, keyed by domain name.
-  static func backupFiles(in folder: String) throws -> [(String, String)] {
-    guard isFolder(folder) == true else {
-      throw PrefsError(.notFound(.folder), file: folder)
-    }
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-    return names.compactMap { file in
-      guard !file.hasPrefix("."), Format.forPath(file) != nil else { return nil }
-      let name = file.deletingPathExtension
-      return (name, folder.appendingPathComponent(file))
-    }
+    return fit.fitted
   }
 }

@@ -1,0 +1,74 @@
+import PrefsDocument
+import PrefsFormats
+import PrefsModel
+import PrefsStore
+import PrefsText
+
+/// What `prefs edit` does around the editor: the text it opens, and writing the
+/// edit back only if the domain did not change meanwhile.
+public struct DomainEdit: Sendable {
+  /// How writing an edit back ended.
+  public enum Outcome: Sendable, Equatable {
+    /// The edit changed nothing; nothing was written.
+    case unchanged
+    /// The edit was written.
+    case written
+    /// The domain changed since it was read; nothing was overwritten.
+    case changedMeanwhile
+  }
+
+  /// The domain edited.
+  public let domain: any PreferenceDomain
+  /// What it held when it was read.
+  public let original: PrefDictionary?
+  /// The text of a YAML file, which is edited as it is (comments and all); nil for
+  /// anything else, which is shown as YAML and patched back into its own format.
+  public let ownText: Data?
+  /// The text the editor opens.
+  public let initialText: Data
+
+  /// Reads `domain` for editing.
+  public init(_ domain: any PreferenceDomain, options: ReadOptions = ReadOptions()) throws {
+    self.domain = domain
+    original = try domain.read(options: options)
+    ownText = Self.yamlText(of: domain)
+    initialText = try ownText ?? Format.yaml.codec.encode(.dictionary(original ?? PrefDictionary()))
+  }
+
+  /// The text of a YAML file, which is edited as it is; nil for anything else.
+  static func yamlText(of domain: any PreferenceDomain) -> Data? {
+    guard domain is FileDomain, let data = FileManager.default.contents(atPath: domain.location),
+      Format.detect(data, path: domain.location) == .yaml
+    else { return nil }
+    return data
+  }
+
+  /// Writes the edit back: for a YAML file edited as its own text, `text` as it is;
+  /// else `contents` (what `text` reads as) into the domain, changing only what
+  /// changed. Under the domain's lock, what it holds is compared with what was read
+  /// first; when it differs nothing is written.
+  public func writeBack(
+    _ contents: PrefDictionary, text: Data, force: Bool = false, options: ReadOptions = ReadOptions(),
+    warnings: Warnings = Warnings()
+  ) throws -> Outcome {
+    if let ownText {
+      if text == ownText { return .unchanged }
+      let file = try LockedFile(domain.location)
+      return try withExtendedLifetime(file) {
+        try file.replace(expecting: ownText, with: text, newFileMode: 0o644) ? .written : .changedMeanwhile
+      }
+    }
+    if try Format.yaml.codec.encode(.dictionary(contents)) == initialText { return .unchanged }
+    // Leaves the change without writing anything.
+    struct ChangedMeanwhile: Error {}
+    do {
+      try domain.modify(force: force, dryRun: false, options: options, warnings: warnings) { current in
+        guard current == original else { throw ChangedMeanwhile() }
+        current = contents
+      }
+    } catch is ChangedMeanwhile {
+      return .changedMeanwhile
+    }
+    return .written
+  }
+}

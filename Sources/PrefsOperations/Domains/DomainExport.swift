@@ -1,0 +1,118 @@
+import PrefsDocument
+import PrefsFormats
+import PrefsModel
+import PrefsStore
+import PrefsText
+
+/// `prefs export` to files: a domain's contents written anew in one format, or with
+/// ``updating`` patched into the export that is there, and every domain of a store
+/// one file each (`export --all`).
+public struct DomainExport: Sendable {
+  /// The format of a file written anew.
+  public var format: Format
+  /// How files written anew are written (an export sorts its keys).
+  public var options: WriteOptions
+  /// The keys left out.
+  public var excludes: [KeyGlob]
+  /// Whether an existing file is patched rather than written anew (``update(_:with:options:warnings:)``).
+  public var updating: Bool
+  /// The format asked for, which a file that is updated must already have; nil when
+  /// none was asked for.
+  public var askedFormat: Format?
+
+  /// An export in `format`.
+  public init(
+    format: Format, options: WriteOptions = WriteOptions(sortKeys: true), excluding excludes: [KeyGlob] = [],
+    updating: Bool = false, askedFormat: Format? = nil
+  ) {
+    self.format = format
+    self.options = options
+    self.excludes = excludes
+    self.updating = updating
+    self.askedFormat = askedFormat
+  }
+
+  /// `contents` without the keys the excludes match: what the export holds.
+  public func exported(_ contents: PrefDictionary) -> PrefValue {
+    PrefValue.dictionary(contents).excluding(excludes)
+  }
+
+  /// Whether writing to `path` updates the file there rather than writing it anew.
+  public func updates(_ path: String) -> Bool {
+    updating && FileManager.default.fileExists(atPath: path)
+  }
+
+  /// Refreshes the export at `path` to hold `value`, under its lock: only the bytes of
+  /// what changed change (its comments and key order stay), new keys go where the
+  /// canonical order puts them, and the file keeps its own format; asking for another
+  /// (``askedFormat``) is a usage error.
+  @discardableResult
+  public func update(
+    _ path: String, with value: PrefValue, options: ReadOptions = ReadOptions(),
+    warnings: Warnings = Warnings()
+  ) throws -> DomainChange {
+    if let asked = askedFormat, let data = FileManager.default.contents(atPath: path),
+      let found = Format.detect(data, path: path), found != asked
+    {
+      throw PrefsError(
+        .usage("\(RawPath.display(path)) is \(found.name), not \(asked.name): an update keeps the file's format"))
+    }
+    let (before, after) = try FileDomain(path: path).modify(
+      force: false, dryRun: false, options: options, warnings: warnings
+    ) { contents in
+      // New keys go where the canonical order puts them, after their neighbours.
+      contents = value.dictionaryValue?.sortedDeep()
+    }
+    return DomainChange(before: before, after: after)
+  }
+
+  /// Writes `value` anew to the file at `path`, atomically. With `mode` (the source's),
+  /// a new file gets it and an existing one is narrowed to it, so that a copy of a
+  /// private domain stays private.
+  public func write(_ value: PrefValue, to path: String, mode: mode_t?, warnings: Warnings = Warnings()) throws {
+    try AtomicFile.write(to: path, newFileMode: mode ?? 0o644, modeLimit: mode ?? 0o7777) { writer in
+      try format.codec.write(value, to: writer, options: options, warnings: warnings)
+    }
+  }
+
+  /// Exports the domains of `store` called `names` (for `export --all`, all of them:
+  /// ``DomainStore/domainNames()``) into `folder` (made when missing), one file each
+  /// named by ``fileName(for:)``: written anew, or updated when ``updating`` and the
+  /// file is there. A domain that is gone by the time it is read is skipped. What
+  /// reading and writing warn of is added to `warnings`, naming the domain or file;
+  /// `willExport` is told each domain's name before it is exported.
+  public func export(
+    _ names: [String], of store: any DomainStore, into folder: String, readOptions: ReadOptions = ReadOptions(),
+    warnings: Warnings = Warnings(), willExport: (String) -> Void = { _ in }
+  ) throws {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for name in names {
+      willExport(name)
+      let domain = try store.domain(named: name)
+      let readWarnings = Warnings()
+      let found = try domain.read(options: readOptions, warnings: readWarnings)
+      warnings.add(readWarnings, file: domain.location)
+      guard let contents = found else { continue }
+      let file = folder.appendingPathComponent(fileName(for: name))
+      let fileWarnings = Warnings()
+      if updates(file) {
+        defer { warnings.add(fileWarnings, file: file) }
+        try update(file, with: exported(contents), options: readOptions, warnings: fileWarnings)
+      } else {
+        let shown = RawPath.display(file)
+        do {
+          try write(exported(contents), to: file, mode: domain.fileMode, warnings: fileWarnings)
+        } catch let error as PrefsError {
+          throw error.inFile(shown)
+        }
+        warnings.add(fileWarnings, file: shown)
+      }
+    }
+  }
+
+  /// The name of the file an export into a folder gives a domain: its name and the format's
+  /// extension, `.plist` for both plist formats.
+  public func fileName(for domain: String) -> String {
+    "\(domain).\(format.isPlist ? "plist" : format.extensions.first ?? format.name)"
+  }
+}

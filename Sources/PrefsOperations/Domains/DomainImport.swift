@@ -1,0 +1,96 @@
+import PrefsDocument
+import PrefsFormats
+import PrefsModel
+import PrefsStore
+import PrefsText
+
+/// `prefs import`: a dictionary stored in a domain, replacing what it holds or merged
+/// into it. Keys that the excludes match are neither imported nor removed.
+public struct DomainImport: Sendable {
+  /// How the input meets what the domain holds.
+  public enum Mode: Sendable {
+    /// The domain becomes the input (keeping what the excludes match).
+    case replace
+    /// The input's top-level keys are set in the domain; the others stay.
+    case merge
+  }
+
+  public var mode: Mode
+  /// The keys left alone on both sides.
+  public var excludes: [KeyGlob]
+
+  /// An import that replaces or merges, leaving alone what `excludes` match.
+  public init(mode: Mode = .replace, excluding excludes: [KeyGlob] = []) {
+    self.mode = mode
+    self.excludes = excludes
+  }
+
+  /// `input` without the keys the excludes match: what the import stores.
+  public func incoming(_ input: PrefDictionary) -> PrefDictionary {
+    PrefValue.dictionary(input).excluding(excludes).dictionaryValue ?? PrefDictionary()
+  }
+
+  /// What the domain holds after importing `input` into `contents`.
+  public func imported(_ input: PrefDictionary, into contents: PrefDictionary?) -> PrefDictionary? {
+    let incoming = incoming(input)
+    switch mode {
+    case .merge:
+      var merged = contents ?? PrefDictionary()
+      for (key, value) in incoming { merged[key] = value }
+      return merged
+    case .replace:
+      // Replace, but keep what the excludes protect.
+      let old = PrefValue.dictionary(contents ?? PrefDictionary())
+      return PrefValue.dictionary(incoming).merging(old.onlyMatching(excludes)).dictionaryValue
+    }
+  }
+
+  /// Imports `input` into `domain` under its lock (``PreferenceDomain/modify(force:dryRun:options:warnings:_:)``):
+  /// with `dryRun` nothing is written, and the change says what would change.
+  public func run(
+    _ input: PrefDictionary, into domain: any PreferenceDomain, dryRun: Bool = false, force: Bool = false,
+    options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings()
+  ) throws -> DomainChange {
+    let (before, after) = try domain.modify(force: force, dryRun: dryRun, options: options, warnings: warnings) {
+      contents in
+      contents = imported(input, into: contents)
+    }
+    return DomainChange(before: before, after: after)
+  }
+
+  /// What fitting an import's input to a schema gives.
+  public struct SchemaFit: Sendable {
+    /// The input with the schema's coercions made.
+    public var fitted: PrefDictionary
+    /// The coercions made, to be reported; none under `strict`, which refuses instead.
+    public var coercions: [Coercion]
+    /// What the schema notes that does not refuse the import.
+    public var warnings: [SchemaFinding]
+    /// What refuses the import (nothing is imported then): a value the app would
+    /// still discard, or under `strict` any value of the wrong type.
+    public var refusals: [SchemaFinding]
+  }
+
+  /// `input` fitted to `schema` by its documented coercions (``Schema/coerce(_:at:)``).
+  public static func fit(_ input: PrefDictionary, to schema: Schema, strict: Bool) -> SchemaFit {
+    let (coerced, coercions, remaining) = schema.coerce(input)
+    let refusals = strict ? schema.check(input).filter(\.isError) : remaining.filter(\.isError)
+    return SchemaFit(
+      fitted: coerced, coercions: strict ? [] : coercions, warnings: remaining.filter { !$0.isError },
+      refusals: refusals)
+  }
+
+  /// The files of a backup folder (as `export --all` writes it) that have a format's
+  /// extension, sorted, each with the domain its name gives (`com.example.app.yaml`).
+  public static func backupFiles(in folder: String) throws -> [(domain: String, file: String)] {
+    guard isFolder(folder) == true else {
+      throw PrefsError(.notFound(.folder), file: folder)
+    }
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    return names.compactMap { file in
+      guard !file.hasPrefix("."), Format.forPath(file) != nil else { return nil }
+      let name = file.deletingPathExtension
+      return (name, folder.appendingPathComponent(file))
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import PrefsKit
+import PrefsTestSupport
+import Testing
+
+@testable import PrefsOperations
+@testable import PrefsStore
+
+/// `prefs export` to files: every domain into a folder, and `--update` patching the
+/// export that is there.
+@Suite struct DomainExportTests {
+  func store(in folder: TestFolder) throws -> FileDomainStore {
+    let store = FileDomainStore(directory: folder.path("store"))
+    try store.domain(named: "app").modify(force: false, dryRun: false, options: ReadOptions(), warnings: Warnings()) {
+      $0 = ["b": .integer(2), "a": .integer(1), "SULast": .string("x")]
+    }
+    try store.domain(named: "other").modify(force: false, dryRun: false, options: ReadOptions(), warnings: Warnings()) {
+      $0 = ["k": .bool(true)]
+    }
+    return store
+  }
+
+  @Test func everyDomainIsOneFileSortedWithoutTheExcludedKeysAndPrivateAsTheDomain() throws {
+    let folder = try TestFolder()
+    let store = try store(in: folder)
+    let export = DomainExport(format: .yaml, excluding: [KeyGlob("SU*")])
+    try export.export(try store.domainNames(), of: store, into: folder.path("backup"))
+    #expect(try folder.read("backup/app.yaml") == "a: 1\nb: 2\n")
+    #expect(try folder.read("backup/other.yaml") == "k: true\n")
+    var info = stat()
+    stat(folder.path("backup/app.yaml"), &info)
+    #expect(info.st_mode & 0o777 == 0o600)
+    #expect(DomainExport(format: .binary).fileName(for: "app") == "app.plist")
+  }
+
+  @Test func anUpdateKeepsTheFilesCommentsAndOrderAndAddsNewKeysInOrder() throws {
+    let folder = try TestFolder()
+    let store = try store(in: folder)
+    try FileManager.default.createDirectory(atPath: folder.path("backup"), withIntermediateDirectories: true)
+    try folder.write("backup/app.yaml", "# my settings\nb: 1   # two soon\nz: gone\n")
+    let export = DomainExport(format: .yaml, excluding: [KeyGlob("SU*")], updating: true)
+    try export.export(["app"], of: store, into: folder.path("backup"))
+    #expect(try folder.read("backup/app.yaml") == "a: 1\n# my settings\nb: 2   # two soon\n")
+    // Written anew where there is no file yet, even when updating.
+    #expect(!export.updates(folder.path("backup/none.yaml")))
+  }
+
+  @Test func anUpdateKeepsTheFilesFormatAndRefusesAnother() throws {
+    let folder = try TestFolder()
+    let path = try folder.write("app.yaml", "a: 1\n")
+    let asked = DomainExport(format: .json, updating: true, askedFormat: .json)
+    #expect(throws: PrefsError.self) { try asked.update(path, with: .dictionary(["a": .integer(2)])) }
+    #expect(try folder.read("app.yaml") == "a: 1\n")
+    let change = try DomainExport(format: .json, updating: true).update(path, with: .dictionary(["a": .integer(2)]))
+    #expect(change.before == ["a": .integer(1)])
+    #expect(try folder.read("app.yaml") == "a: 2\n")
+  }
+}
