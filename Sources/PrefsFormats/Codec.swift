@@ -36,6 +36,8 @@ public struct ReadOptions: Sendable {
   /// and `plistlib` do) with a warning naming the key and its position, instead of
   /// refusing it.
   public var allowDuplicateKeys = false
+  /// When a large plist is read in parts, on several threads.
+  public var parallelism = ParallelPolicy.automatic
 
   /// The error for an input of `size` bytes, when that is over ``maxInputBytes``.
   public func sizeError(_ size: Int) -> PrefsError? {
@@ -62,6 +64,8 @@ public struct WriteOptions: Sendable {
   public var expandData = false
   /// Write ``SettingsDirective`` markers as YAML tags or JSON `$` words: a settings file.
   public var settingsDirectives = false
+  /// When a large YAML document is written in parts, on several threads.
+  public var parallelism = ParallelPolicy.automatic
 
   public init(sortKeys: Bool = false, plainJSON: Bool = false, compact: Bool = false, expandData: Bool = false) {
     self.sortKeys = sortKeys

@@ -35,6 +35,6 @@ public struct YAMLCodec: FormatCodec {
   ) throws {
     try YAMLParts.write(
       value, to: writer, sortKeys: options.sortKeys, expandData: options.expandData,
-      directives: options.settingsDirectives)
+      directives: options.settingsDirectives, parallelism: options.parallelism)
   }
 }
