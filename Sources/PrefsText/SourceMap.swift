@@ -51,7 +51,7 @@ public struct SourceMap: Sendable, Equatable {
   }
 
   /// Every node; node 0 is the root once a document has been read.
-  public internal(set) var nodes: [Node] = []
+  package internal(set) var nodes: [Node] = []
 
   public init() {}
 
