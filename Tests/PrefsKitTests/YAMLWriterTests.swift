@@ -184,7 +184,7 @@ extension YAMLCodecTests {
     /// The bytes of `parts` emitters, each on its own thread, for any size of document.
     static func parallel(_ value: PrefValue, sortKeys: Bool, parts: Int) throws -> Data {
       let writer = ByteWriter()
-      try YAMLParts.write(value, to: writer, sortKeys: sortKeys, expandData: false, parallelism: .forced(parts: parts))
+      try YAMLParts.write(value, to: writer, sortKeys: sortKeys, parallelism: .forced(parts: parts))
       return try writer.data
     }
 

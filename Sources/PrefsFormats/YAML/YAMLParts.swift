@@ -17,15 +17,15 @@ enum YAMLParts {
   /// Writes `value` as ``YAMLEmitter/document(_:)`` does, in parallel when it is a
   /// large dictionary.
   static func write(
-    _ value: PrefValue, to writer: ByteWriter, sortKeys: Bool, expandData: Bool, directives: Bool = false,
+    _ value: PrefValue, to writer: ByteWriter, sortKeys: Bool, expansions: [Data: EmbeddedData.Expansion] = [:],
+    directives: Bool = false,
     parallelism: ParallelPolicy
   ) throws {
     // Embedded data shown as structure is not in the size estimates of the parts: one
     // emitter writes it. (Counting processors reads /proc: only for a large document.)
-    guard !expandData, !directives, case .dictionary(let dictionary) = value, dictionary.count > 1,
+    guard expansions.isEmpty, !directives, case .dictionary(let dictionary) = value, dictionary.count > 1,
       let slices = split(dictionary, sortKeys: sortKeys, parallelism: parallelism)
     else {
-      let expansions = expandData ? EmbeddedData.expansions(in: value) : [:]
       return try YAMLEmitter(writer: writer, sortKeys: sortKeys, expansions: expansions, directives: directives)
         .document(value)
     }

@@ -198,10 +198,10 @@ enum Documents {
     do {
       if let path, path != "-" {
         try AtomicFile.write(to: path, newFileMode: mode ?? 0o644, modeLimit: mode ?? 0o7777) { writer in
-          try format.codec.write(value, to: writer, options: options, warnings: warnings)
+          try format.write(value, to: writer, options: options, warnings: warnings)
         }
       } else {
-        let data = try format.codec.encode(value, options: options, warnings: warnings)
+        let data = try format.encode(value, options: options, warnings: warnings)
         try console.outData(data)
       }
     } catch let error as PrefsError {
