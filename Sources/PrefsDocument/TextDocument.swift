@@ -14,7 +14,7 @@ public struct TextDocument: Sendable {
   /// The value the document holds.
   public let value: PrefValue
   /// Where each value stands in the document's text.
-  public let map: SourceMap
+  package let map: SourceMap
   /// The document's text as UTF-8 (transcoded from UTF-16 when it was that).
   package let text: [UInt8]
   let encoding: Encoding
