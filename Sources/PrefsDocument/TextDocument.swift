@@ -14,7 +14,7 @@ public struct TextDocument: Sendable {
   /// The value the document holds.
   public let value: PrefValue
   /// Where each value stands in the document's text.
-  public let map: SourceMap
+  package let map: SourceMap
   /// The document's text as UTF-8 (transcoded from UTF-16 when it was that).
   package let text: [UInt8]
   let encoding: Encoding
@@ -58,7 +58,9 @@ public struct TextDocument: Sendable {
     } else if format == .xml, !XMLPlistReader.canRead(data) {
       return nil
     }
-    let (value, map) = try syntax.readMapped(utf8, options: options, warnings: warnings)
+    let (value, map) = try EmbeddedData.collapsing(options) {
+      try syntax.readMapped(utf8, options: $0, warnings: warnings)
+    }
     self.format = format
     self.value = value
     self.map = map
@@ -80,7 +82,7 @@ public struct TextDocument: Sendable {
       if let document = try TextDocument(data, format: format, options: options, warnings: warnings) {
         return (document.value, document)
       }
-      return (try format.codec.read(data, options: options, warnings: warnings), nil)
+      return (try format.readValue(data, options: options, warnings: warnings), nil)
     }
     return (read.0, format, read.1)
   }
@@ -155,7 +157,7 @@ public struct TextDocument: Sendable {
     for (key, old) in patcher.patchedRootEntries {
       let range = patcher.newRange(of: old)
       guard range.lowerBound >= 0, range.upperBound <= bytes.count,
-        let read = try? format.codec.read(Data(bytes[range]), options: options, warnings: Warnings()),
+        let read = try? format.readValue(Data(bytes[range]), options: options, warnings: Warnings()),
         let value = expected[key]
       else { return false }
       if read != value, try !readsBack(Data(bytes[range]), as: value) { return false }
@@ -166,9 +168,9 @@ public struct TextDocument: Sendable {
   /// Whether `bytes` read as `expected`, as far as the format can hold it (an XML
   /// plist holds a date to the second, as its writer writes it).
   package func readsBack(_ data: Data, as expected: PrefValue) throws -> Bool {
-    guard let read = try? format.codec.read(data, options: options, warnings: Warnings()) else { return false }
+    guard let read = try? format.readValue(data, options: options, warnings: Warnings()) else { return false }
     if read == expected { return true }
-    let held = try format.codec.read(
+    let held = try format.readValue(
       try format.codec.encode(expected, options: WriteOptions(), warnings: Warnings()), options: options,
       warnings: Warnings())
     return read == held

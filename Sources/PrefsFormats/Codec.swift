@@ -36,6 +36,12 @@ public struct ReadOptions: Sendable {
   /// and `plistlib` do) with a warning naming the key and its position, instead of
   /// refusing it.
   public var allowDuplicateKeys = false
+  /// When a large plist is read in parts, on several threads.
+  public var parallelism = ParallelPolicy.automatic
+  /// Where the YAML and JSON readers leave the structures under `!json`/`!plist` and
+  /// `$json`/`$plist`, for the pass after reading (``EmbeddedData``) to turn into
+  /// bytes. Without it a reader keeps the structure: a codec reads one format only.
+  package var embeddedData: EmbeddedData.Placeholders?
 
   /// The error for an input of `size` bytes, when that is over ``maxInputBytes``.
   public func sizeError(_ size: Int) -> PrefsError? {
@@ -59,9 +65,16 @@ public struct WriteOptions: Sendable {
   public var compact = false
   /// Show data that holds JSON or a binary plist as structure (``EmbeddedData``):
   /// under `!json`/`!plist` in YAML, as `{"$json": …}`/`{"$plist": …}` in JSON.
+  /// ``Format/encode(_:options:warnings:)`` finds what to show; a codec alone writes
+  /// data as data.
   public var expandData = false
+  /// What the pass before writing found for ``expandData``: the blobs the writers
+  /// show as structure, by their bytes.
+  package var expansions: [Data: EmbeddedData.Expansion] = [:]
   /// Write ``SettingsDirective`` markers as YAML tags or JSON `$` words: a settings file.
   public var settingsDirectives = false
+  /// When a large YAML document is written in parts, on several threads.
+  public var parallelism = ParallelPolicy.automatic
 
   public init(sortKeys: Bool = false, plainJSON: Bool = false, compact: Bool = false, expandData: Bool = false) {
     self.sortKeys = sortKeys
@@ -72,7 +85,9 @@ public struct WriteOptions: Sendable {
 }
 
 /// A reader and writer for one file format. Codecs never call each other: every
-/// reader produces a ``PrefValue`` and every writer takes one.
+/// reader produces a ``PrefValue`` and every writer takes one. What crosses formats,
+/// data that holds JSON or a binary plist, is a pass the format table runs around them
+/// (``EmbeddedData``).
 public protocol FormatCodec: Sendable {
   /// Reads a whole document.
   func read(_ data: Data, options: ReadOptions, warnings: Warnings) throws -> PrefValue

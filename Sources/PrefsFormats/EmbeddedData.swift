@@ -52,9 +52,18 @@ public enum EmbeddedData {
   // MARK: The pass before writing
 
   /// What a blob shows as: its kind and its structure.
-  typealias Expansion = (kind: Kind, value: PrefValue)
+  package typealias Expansion = (kind: Kind, value: PrefValue)
 
-  /// The pass a writer's caller runs with `--expand-data`: every data value in `value`
+  /// The pass before writing: `options` with ``WriteOptions/expansions`` holding what
+  /// ``WriteOptions/expandData`` shows of `value` (nothing without it).
+  static func expanding(_ value: PrefValue, _ options: WriteOptions) -> WriteOptions {
+    guard options.expandData else { return options }
+    var options = options
+    options.expansions = expansions(in: value)
+    return options
+  }
+
+  /// What the pass before writing finds: every data value in `value`
   /// (and in the structure those show) that ``expand(_:)`` shows as structure, by its
   /// bytes. Writers look their data up here; they never read a blob themselves.
   static func expansions(in value: PrefValue) -> [Data: Expansion] {
@@ -81,12 +90,35 @@ public enum EmbeddedData {
 
   // MARK: The pass after reading
 
+  /// The pass after reading: `read` run with a table in its options
+  /// (``ReadOptions/embeddedData``) where the YAML and JSON readers leave the embedded
+  /// structures, and the value it gives with the bytes of each structure in its place.
+  package static func collapsing(_ options: ReadOptions, _ read: (ReadOptions) throws -> PrefValue) throws
+    -> PrefValue
+  {
+    try collapsing(options) { (try read($0), ()) }.value
+  }
+
+  /// ``collapsing(_:_:)`` for a read that gives more than the value (a source map).
+  package static func collapsing<More>(
+    _ options: ReadOptions, _ read: (ReadOptions) throws -> (PrefValue, More)
+  ) throws -> (value: PrefValue, more: More) {
+    let placeholders = Placeholders()
+    var options = options
+    options.embeddedData = placeholders
+    let (value, more) = try read(options)
+    return (try placeholders.collapse(value), more)
+  }
+
   /// The structures a reader met under `!json`/`!plist` (YAML) or `$json`/`$plist`
   /// (JSON). The reader leaves a placeholder blob in the value for each; ``collapse(_:)``,
   /// run on the value once it is read, puts the bytes each structure encodes to in its
   /// place. So no reader encodes or reads another format, and an alias or a merge of
   /// the placeholder carries it like any other value.
-  final class Placeholders {
+  ///
+  /// Sendable so that it can travel in ``ReadOptions``: one read, on one thread, fills
+  /// it, and the pass after it empties it.
+  package final class Placeholders: @unchecked Sendable {
     private struct Entry {
       var kind: Kind
       var value: PrefValue
@@ -96,10 +128,13 @@ public enum EmbeddedData {
     }
     private var entries: [Entry] = []
     /// Random per read: no input can know it, so no data read can pass for a placeholder.
-    private let prefix = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
+    /// (Made with the first placeholder: most reads have none.)
+    private lazy var prefix = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
 
     /// Whether no placeholder was made (the pass has nothing to do).
     var isEmpty: Bool { entries.isEmpty }
+
+    init() {}
 
     /// A placeholder for `value` shown as `kind`; `refusal` makes the error for a
     /// structure that does not encode.

@@ -120,7 +120,7 @@ extension Format {
     warnings: Warnings = Warnings()
   ) throws -> (value: PrefValue, format: Format) {
     try read(data, declared: declared, path: path, options: options, warnings: warnings) { format, warnings in
-      try format.codec.read(data, options: options, warnings: warnings)
+      try format.readValue(data, options: options, warnings: warnings)
     }
   }
 

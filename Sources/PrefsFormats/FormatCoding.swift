@@ -1,4 +1,5 @@
 import PrefsModel
+import PrefsText
 
 // Encoding and decoding through the format table, for programs: `Format.yaml.encode(value)`.
 
@@ -8,10 +9,24 @@ extension Format {
   /// A thin layer over ``codec``, so that a program need not reach for it. What the
   /// format cannot hold exactly throws (a non-finite real in plain JSON) or, where the
   /// writers only warn (a date fraction an XML plist drops), is recorded in `warnings`.
+  /// With ``WriteOptions/expandData``, data holding JSON or a binary plist is shown as
+  /// structure (``EmbeddedData``).
   public func encode(_ value: PrefValue, options: WriteOptions = WriteOptions(), warnings: Warnings = Warnings())
     throws -> Data
   {
-    try codec.encode(value, options: options, warnings: warnings)
+    try codec.encode(value, options: EmbeddedData.expanding(value, options), warnings: warnings)
+  }
+
+  /// Writes the document ``encode(_:options:warnings:)`` makes to `writer`.
+  package func write(_ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings) throws {
+    try codec.write(value, to: writer, options: EmbeddedData.expanding(value, options), warnings: warnings)
+  }
+
+  /// The codec's read of `data` followed by the pass that turns embedded JSON and
+  /// binary plists back into bytes (``EmbeddedData``): what every read of a document goes
+  /// through. Unlike ``decode(_:options:warnings:)`` it leaves the size to the caller.
+  package func readValue(_ data: Data, options: ReadOptions, warnings: Warnings) throws -> PrefValue {
+    try EmbeddedData.collapsing(options) { try codec.read(data, options: $0, warnings: warnings) }
   }
 
   /// The value of a document in this format: `Format.yaml.decode(data)`.
@@ -23,6 +38,6 @@ extension Format {
     -> PrefValue
   {
     if let error = options.sizeError(data.count) { throw error }
-    return try codec.decode(data, options: options, warnings: warnings)
+    return try readValue(data, options: options, warnings: warnings)
   }
 }

@@ -9,18 +9,18 @@ import PrefsText
 /// file named `bad\xFFname.yaml` could not be opened. An argument is read here
 /// instead with each such byte kept as one scalar of a private range (U+10FF00 plus
 /// the byte), and turned back into the same bytes where a file is opened.
-public enum RawPath {
+package enum RawPath {
   /// The first scalar of the range that stands for single bytes.
   static let base: UInt32 = 0x10_FF00
 
   /// An argument of the command line, its bytes kept (see the type's description).
-  public static func argument(_ bytes: UnsafePointer<CChar>) -> String {
+  package static func argument(_ bytes: UnsafePointer<CChar>) -> String {
     if let text = String(validatingCString: bytes) { return text }
     return string(from: Array(UnsafeBufferPointer(start: bytes, count: strlen(bytes))).map { UInt8(bitPattern: $0) })
   }
 
   /// `bytes` as text: UTF-8 where it is, each other byte as its stand-in scalar.
-  public static func string(from bytes: [UInt8]) -> String {
+  package static func string(from bytes: [UInt8]) -> String {
     if let text = String(validating: bytes, as: UTF8.self) { return text }
     var scalars = String.UnicodeScalarView()
     var index = 0
@@ -42,7 +42,7 @@ public enum RawPath {
   }
 
   /// The bytes `path` stands for: its UTF-8, with each stand-in scalar its byte.
-  public static func bytes(_ path: String) -> [UInt8] {
+  package static func bytes(_ path: String) -> [UInt8] {
     if !path.unicodeScalars.contains(where: { $0.value >= base }) { return Array(path.utf8) }
     var bytes: [UInt8] = []
     for scalar in path.unicodeScalars {
@@ -56,12 +56,12 @@ public enum RawPath {
   }
 
   /// Calls `body` with `path` as the C string of its bytes, for stat(2) and open(2).
-  public static func withCString<T>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
+  package static func withCString<T>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
     try (bytes(path).map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { try body($0.baseAddress!) }
   }
 
   /// `path` for messages: each byte that is not UTF-8 as `\xFF`.
-  public static func display(_ path: String) -> String {
+  package static func display(_ path: String) -> String {
     var text = ""
     for scalar in path.unicodeScalars {
       if scalar.value >= base, scalar.value <= base + 0xFF {

@@ -3,9 +3,9 @@ import PrefsModel
 /// How two arrays line up: the longest common subsequence of equal items, with what
 /// lies between as removals, insertions, or items changed in place. Diff, the patcher
 /// and merge all read arrays through it.
-public enum ArrayAlignment {
+package enum ArrayAlignment {
   /// One step of an alignment, in order.
-  public enum Step: Sendable, Equatable {
+  package enum Step: Sendable, Equatable {
     /// `old[i]` and `new[j]` are equal.
     case same(Int, Int)
     /// `old[i]` became `new[j]` (a removal and an insertion at one place).
@@ -22,7 +22,7 @@ public enum ArrayAlignment {
 
   /// The steps that turn `old` into `new`. Runs of removals and insertions at one
   /// place pair up, in order, as changes.
-  public static func align<T: Equatable>(_ old: [T], _ new: [T]) -> [Step] {
+  package static func align<T: Equatable>(_ old: [T], _ new: [T]) -> [Step] {
     var prefix = 0
     while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
     var suffix = 0

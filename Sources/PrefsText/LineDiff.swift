@@ -1,10 +1,10 @@
 import PrefsModel
 
 /// A unified diff of two texts, line by line (Myers' algorithm), as `diff -u` prints it.
-public enum LineDiff {
+package enum LineDiff {
   /// The unified diff of `old` and `new` with `context` lines around each change,
   /// under `---`/`+++` headers; empty when the texts are equal.
-  public static func unified(
+  package static func unified(
     old: String, new: String, oldName: String, newName: String, context: Int = 3
   ) -> String {
     let a = lines(old)

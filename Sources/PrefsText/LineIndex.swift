@@ -4,7 +4,7 @@ extension SourcePosition {
   /// The line and column of byte `offset` of UTF-8 text, as editors count them: a
   /// line break is `\n`, `\r\n` or a lone `\r`, and a column is a character (a
   /// Unicode scalar), not a byte. The one place every reader turns offsets into lines.
-  public static func of<Bytes: Collection<UInt8>>(offset: Int, in bytes: Bytes) -> SourcePosition
+  package static func of<Bytes: Collection<UInt8>>(offset: Int, in bytes: Bytes) -> SourcePosition
   where Bytes.Index == Int {
     let end = min(offset, bytes.count) + bytes.startIndex
     var line = 1

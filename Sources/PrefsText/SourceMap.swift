@@ -7,28 +7,28 @@ import PrefsModel
 /// Nodes mirror the value tree: node 0 is the root, and each container lists its
 /// children in document order, a dictionary's with their keys. Offsets are byte
 /// offsets into the (UTF-8) text the reader read.
-public struct SourceMap: Sendable, Equatable {
+package struct SourceMap: Sendable, Equatable {
   /// One value in the text.
-  public struct Node: Sendable, Equatable {
+  package struct Node: Sendable, Equatable {
     /// The key, for an entry of a dictionary.
-    public var name: String?
+    package var name: String?
     /// The bytes of the key as written (quotes and tags included), for a dictionary entry.
-    public var key: Range<Int>?
+    package var key: Range<Int>?
     /// The bytes of the value as written, from its first byte (an anchor, a tag, an
     /// opening quote, tag or bracket) through its last (a closing quote, tag or bracket;
     /// for a YAML block collection, the last byte of its last value).
-    public var value: Range<Int>
+    package var value: Range<Int>
     /// The first child and the next sibling, as indexes into ``SourceMap/nodes`` (-1:
     /// none): links rather than an array per container, which would cost an
     /// allocation for each (``SourceMap/children(of:)`` lists them).
     var firstChild: Int32 = -1
     var nextSibling: Int32 = -1
-    public var flags: Flags = []
+    package var flags: Flags = []
 
     /// Whether the node has children in the text.
-    public var hasChildren: Bool { firstChild >= 0 }
+    package var hasChildren: Bool { firstChild >= 0 }
 
-    public init(name: String? = nil, key: Range<Int>? = nil, value: Range<Int>, flags: Flags = []) {
+    package init(name: String? = nil, key: Range<Int>? = nil, value: Range<Int>, flags: Flags = []) {
       self.name = name
       self.key = key
       self.value = value
@@ -37,29 +37,29 @@ public struct SourceMap: Sendable, Equatable {
   }
 
   /// What keeps a node from being patched as plain text.
-  public struct Flags: OptionSet, Sendable, Equatable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+  package struct Flags: OptionSet, Sendable, Equatable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// A YAML alias (`*x`): its value is written elsewhere.
-    public static let alias = Flags(rawValue: 1)
+    package static let alias = Flags(rawValue: 1)
     /// A YAML node with an anchor (`&x`): aliases elsewhere repeat it.
-    public static let anchored = Flags(rawValue: 2)
+    package static let anchored = Flags(rawValue: 2)
     /// A YAML mapping with `<<` merge keys: some of its keys are not written in it.
-    public static let merges = Flags(rawValue: 4)
+    package static let merges = Flags(rawValue: 4)
     /// A YAML node with an explicit tag that decides its value (`!!binary`, `!json`).
-    public static let tagged = Flags(rawValue: 8)
+    package static let tagged = Flags(rawValue: 8)
   }
 
   /// Every node; node 0 is the root once a document has been read.
-  public internal(set) var nodes: [Node] = []
+  package internal(set) var nodes: [Node] = []
 
-  public init() {}
+  package init() {}
 
   /// The root node.
-  public var root: Node { nodes[0] }
+  package var root: Node { nodes[0] }
 
   /// The children of `node`, in document order.
-  public func children(of node: Int) -> [Int] {
+  package func children(of node: Int) -> [Int] {
     var result: [Int] = []
     var child = nodes[node].firstChild
     while child >= 0 {
@@ -72,7 +72,7 @@ public struct SourceMap: Sendable, Equatable {
   /// Whether a dictionary in the text gives a key twice (read under
   /// `allowDuplicateKeys`, which keeps the last value): such a key has no one place
   /// to patch.
-  public var hasDuplicateKeys: Bool {
+  package var hasDuplicateKeys: Bool {
     for node in nodes.indices where nodes[node].hasChildren {
       var seen = Set<ScalarKey>()
       for child in children(of: node) {
@@ -83,7 +83,7 @@ public struct SourceMap: Sendable, Equatable {
   }
 
   /// The child of `node` holding key `name`, if it is written in the text.
-  public func child(of node: Int, named name: String) -> Int? {
+  package func child(of node: Int, named name: String) -> Int? {
     // Keys compare by Unicode scalars, as ``PrefValue`` does.
     children(of: node).first { nodes[$0].name.map { sameScalars($0, name) } ?? false }
   }

@@ -30,7 +30,7 @@ extension PlistCodecTests {
     for length in 0..<Self.small.count {
       let prefix = Self.small.prefix(length)
       // Shorter than the magic, the codec may not take it for binary; the reader must still refuse it.
-      var reader = BinaryPlistReader(prefix, maxDepth: 512, warnings: Warnings())
+      var reader = BinaryPlistReader(prefix, maxDepth: 512, warnings: Warnings(), parallelism: .automatic)
       #expect(throws: PrefsError.self, "length \(length)") { try reader.read() }
       if length >= 6 { Self.expectByteOffsetError(prefix, "length \(length)") }
     }

@@ -18,7 +18,7 @@ import Testing
 
   func yaml(_ value: PrefValue, sortKeys: Bool = true) throws -> String {
     String(
-      decoding: try Format.yaml.codec.encode(value, options: WriteOptions(sortKeys: sortKeys, expandData: true)),
+      decoding: try Format.yaml.encode(value, options: WriteOptions(sortKeys: sortKeys, expandData: true)),
       as: UTF8.self)
   }
 
@@ -54,7 +54,7 @@ import Testing
     let value = PrefValue.dictionary(["b": .data(blob), "a": .integer(1)])
     let text = try yaml(value)
     #expect(text == "a: 1\nb: !json\n  z: 1\n  a:\n  - true\n  - x\n")
-    #expect(try Format.yaml.codec.decode(Data(text.utf8)) == value)
+    #expect(try Format.yaml.decode(Data(text.utf8)) == value)
     // Without the option the blob is base64, as before.
     #expect(try Format.yaml.codec.encode(value).starts(with: Array("b: !!binary".utf8)))
   }
@@ -63,10 +63,10 @@ import Testing
     let blob = Data(#"{"z":1,"a":2}"#.utf8)
     let value = PrefValue.dictionary(["d": .data(blob), "look": .dictionary(["$json": .array([])])])
     let options = WriteOptions(sortKeys: true, compact: true, expandData: true)
-    let text = String(decoding: try Format.json.codec.encode(value, options: options), as: UTF8.self)
+    let text = String(decoding: try Format.json.encode(value, options: options), as: UTF8.self)
     #expect(text == #"{"d":{"$json":{"z":1,"a":2}},"look":{"$dict":{"$json":[]}}}"# + "\n")
-    #expect(try Format.json.codec.decode(Data(text.utf8)) == value)
-    let plain = try Format.json.codec.encode(
+    #expect(try Format.json.decode(Data(text.utf8)) == value)
+    let plain = try Format.json.encode(
       value, options: WriteOptions(plainJSON: true, compact: true, expandData: true))
     #expect(String(decoding: plain, as: UTF8.self).contains(#""d":"eyJ6"#))
   }
@@ -75,12 +75,12 @@ import Testing
     let blob = try Format.binary.codec.encode(.array([.string("x"), .real(1.5)]))
     let text = try yaml(.dictionary(["p": .data(blob)]))
     #expect(text == "p: !plist\n- x\n- 1.5\n")
-    #expect(try Format.yaml.codec.decode(Data(text.utf8)) == .dictionary(["p": .data(blob)]))
+    #expect(try Format.yaml.decode(Data(text.utf8)) == .dictionary(["p": .data(blob)]))
   }
 
   @Test func aJSONTagOnNullsIsRefusedWithItsPosition() {
     #expect(throws: PrefsError.self) {
-      try Format.yaml.codec.decode(Data("a: !json\n  b: !!str x\n  c: 1\nd: !json [~]\n".utf8))
+      try Format.yaml.decode(Data("a: !json\n  b: !!str x\n  c: 1\nd: !json [~]\n".utf8))
     }
   }
 
@@ -95,7 +95,7 @@ import Testing
 
   @Test func thePassAfterReadingReachesAliasesAndMerges() throws {
     let text = "a: &x !json [1]\nb: *x\nc: [*x]\nm: &m {k: !json {z: 2}}\nn: {<<: *m, o: 1}\n"
-    let value = try Format.yaml.codec.decode(Data(text.utf8))
+    let value = try Format.yaml.decode(Data(text.utf8))
     let one = PrefValue.data(Data("[1]".utf8))
     #expect(value.dictionaryValue?["a"] == one)
     #expect(value.dictionaryValue?["b"] == one)
@@ -105,15 +105,39 @@ import Testing
 
   @Test func readersLeavePlaceholdersThatOnlyThePassResolves() throws {
     let text = Data(#"{"d": {"$json": [true]}}"#.utf8)
+    let collapsed = PrefValue.dictionary(["d": .data(Data("[true]".utf8))])
     try text.withUnsafeBytes { raw in
-      var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self), options: ReadOptions(), warnings: Warnings())
+      var options = ReadOptions()
+      options.embeddedData = EmbeddedData.Placeholders()
+      var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self), options: options, warnings: Warnings())
       let read = try reader.readDocument()
-      #expect(read != .dictionary(["d": .data(Data("[true]".utf8))]))
-      #expect(try reader.embedded.collapse(read) == .dictionary(["d": .data(Data("[true]".utf8))]))
+      #expect(read != collapsed)
+      #expect(try options.embeddedData?.collapse(read) == collapsed)
     }
     // Data that was read is never taken for a placeholder.
     let blob = Data((0..<24).map { UInt8($0) })
     let yaml = "d: !!binary \(blob.base64EncodedString())\ne: !json [1]\n"
-    #expect(try Format.yaml.codec.decode(Data(yaml.utf8)).dictionaryValue?["d"] == .data(blob))
+    #expect(try Format.yaml.decode(Data(yaml.utf8)).dictionaryValue?["d"] == .data(blob))
+  }
+
+  /// Codecs read and write their own format only: the passes belong to the format
+  /// table's entry points and to documents read for editing.
+  @Test func codecsAloneLeaveEmbeddedDataToThePasses() throws {
+    let blob = Data("[1,2]".utf8)
+    let yaml = Data("a: !json [1, 2]\n".utf8)
+    let json = Data(#"{"a": {"$json": [1, 2]}}"#.utf8)
+    let structure = PrefValue.dictionary(["a": .array([.integer(1), .integer(2)])])
+    #expect(try Format.yaml.codec.decode(yaml) == structure)
+    #expect(try Format.json.codec.decode(json) == structure)
+    for (format, text) in [(Format.yaml, yaml), (.json, json)] {
+      #expect(try format.decode(text) == .dictionary(["a": .data(blob)]), "\(format)")
+      #expect(try Format.read(text, declared: format).value == .dictionary(["a": .data(blob)]), "\(format)")
+      let document = try #require(try TextDocument(text, format: format))
+      #expect(document.value == .dictionary(["a": .data(blob)]), "\(format)")
+    }
+    let options = WriteOptions(expandData: true)
+    let value = PrefValue.dictionary(["a": .data(blob)])
+    #expect(try Format.yaml.codec.encode(value, options: options).starts(with: Array("a: !!binary".utf8)))
+    #expect(try Format.yaml.encode(value, options: options) == Data("a: !json\n- 1\n- 2\n".utf8))
   }
 }

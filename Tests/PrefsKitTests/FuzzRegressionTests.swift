@@ -28,12 +28,13 @@ import Testing
     case "yaml": try Format.yaml.codec.decode(data)
     case "binary":
       try { () throws -> PrefValue in
-        var reader = BinaryPlistReader(data, maxDepth: ReadOptions().maxDepth, warnings: Warnings())
+        var reader = BinaryPlistReader(
+          data, maxDepth: ReadOptions().maxDepth, warnings: Warnings(), parallelism: .automatic)
         return try reader.read()
       }()
     case "xml":
       try { () throws -> PrefValue in
-        var reader = XMLPlistReader(data, maxDepth: ReadOptions().maxDepth)
+        var reader = XMLPlistReader(data, maxDepth: ReadOptions().maxDepth, parallelism: .automatic)
         return try reader.read()
       }()
     case "openstep": try OpenStepReader.read(data)

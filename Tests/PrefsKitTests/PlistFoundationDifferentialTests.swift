@@ -52,7 +52,7 @@ extension PlistCodecTests {
       guard PlistCodec.sniff(data) == .xml else { continue }
       #expect(XMLPlistReader.canRead(data), "\(name)")
       let foundation = try? Self.foundationRead(data)
-      var reader = XMLPlistReader(data, maxDepth: 512)
+      var reader = XMLPlistReader(data, maxDepth: 512, parallelism: .automatic)
       let native = try? reader.read()
       #expect(
         (foundation == nil) == (native == nil),

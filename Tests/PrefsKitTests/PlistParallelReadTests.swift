@@ -32,14 +32,14 @@ extension PlistCodecTests {
     do {
       let value: PrefValue
       if PlistCodec.sniff(data) == .binary {
-        var reader = BinaryPlistReader(data, maxDepth: 512, warnings: warnings)
-        value = try reader.read(parts: parts, minimumPartsSize: 0)
+        var reader = BinaryPlistReader(
+          data, maxDepth: 512, warnings: warnings, parallelism: .forced(parts: parts))
+        value = try reader.read()
         inParts = reader.partsRead > 1
       } else {
         var reader = XMLPlistReader(
           data, maxDepth: 512,
-          readAhead: XMLReadAheadConfiguration(
-            parts: parts, minimumPartsSize: 0, queue: queue ?? .global(), awaitingReadAheads: queue == nil))
+          parallelism: .forced(parts: parts, queue: queue ?? .global(), awaitsReadAheads: queue == nil))
         value = try reader.read()
         inParts = reader.runsTaken > 0
       }
@@ -98,11 +98,10 @@ extension PlistCodecTests {
         try PlistCodec(variant: variant).read(data, options: options, warnings: Warnings())
       }
       if variant == .binary {
-        var reader = BinaryPlistReader(data, maxDepth: 0, warnings: Warnings())
-        #expect(throws: PrefsError.self) { try reader.read(parts: 2, minimumPartsSize: 0) }
+        var reader = BinaryPlistReader(data, maxDepth: 0, warnings: Warnings(), parallelism: .forced(parts: 2))
+        #expect(throws: PrefsError.self) { try reader.read() }
       } else {
-        var reader = XMLPlistReader(
-          data, maxDepth: 0, readAhead: XMLReadAheadConfiguration(parts: 2, minimumPartsSize: 0))
+        var reader = XMLPlistReader(data, maxDepth: 0, parallelism: .forced(parts: 2))
         #expect(throws: PrefsError.self) { try reader.read() }
       }
     }

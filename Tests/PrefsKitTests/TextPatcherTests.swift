@@ -274,14 +274,13 @@ import Testing
     text += "</dict>\n</plist>\n"
     let data = Data(text.utf8)
     let one = SourceMapBuilder()
-    var serial = XMLPlistReader(data, maxDepth: 512, readAhead: XMLReadAheadConfiguration(parts: 1))
+    var serial = XMLPlistReader(data, maxDepth: 512, parallelism: .serial)
     let value = try serial.read(map: one)
     let parts = SourceMapBuilder()
     var parallel = XMLPlistReader(
       data, maxDepth: 512,
-      readAhead: XMLReadAheadConfiguration(
-        parts: 3, minimumPartsSize: 0, queue: DispatchQueue(label: "parts", attributes: .concurrent),
-        awaitingReadAheads: true))
+      parallelism: .forced(
+        parts: 3, queue: DispatchQueue(label: "parts", attributes: .concurrent), awaitsReadAheads: true))
     #expect(try parallel.read(map: parts) == value)
     #expect(parallel.runsTaken == 2)
     #expect(parts.map == one.map)

@@ -184,7 +184,7 @@ extension YAMLCodecTests {
     /// The bytes of `parts` emitters, each on its own thread, for any size of document.
     static func parallel(_ value: PrefValue, sortKeys: Bool, parts: Int) throws -> Data {
       let writer = ByteWriter()
-      try YAMLParts.write(value, to: writer, sortKeys: sortKeys, expandData: false, parts: parts, minimumSize: 0)
+      try YAMLParts.write(value, to: writer, sortKeys: sortKeys, parallelism: .forced(parts: parts))
       return try writer.data
     }
 
@@ -213,7 +213,7 @@ extension YAMLCodecTests {
       var cut = 0
       for seed in UInt64(1)...60 {
         let root = Self.generatedRoot(seed: seed)
-        if YAMLParts.split(root, sortKeys: false, minimumSize: 0, into: { parts }) != nil { cut += 1 }
+        if YAMLParts.split(root, sortKeys: false, parallelism: .forced(parts: parts)) != nil { cut += 1 }
         for sortKeys in [false, true] {
           let one = try Self.serial(.dictionary(root), sortKeys: sortKeys)
           let many = try Self.parallel(.dictionary(root), sortKeys: sortKeys, parts: parts)
@@ -226,25 +226,25 @@ extension YAMLCodecTests {
 
     @Test func aDocumentIsCutIntoPartsOfAboutEqualSize() throws {
       let root = PrefDictionary((100..<200).map { ("key\($0)", .string(String(repeating: "x", count: 100))) })
-      let slices = try #require(YAMLParts.split(root, sortKeys: false, minimumSize: 0, into: { 4 }))
+      let slices = try #require(YAMLParts.split(root, sortKeys: false, parallelism: .forced(parts: 4)))
       #expect(slices.map(\.count) == [25, 25, 25, 25])
-      #expect(YAMLParts.split(root, sortKeys: false, minimumSize: 1 << 20, into: { 4 }) == nil)
+      #expect(YAMLParts.split(root, sortKeys: false, parallelism: .automatic) == nil)
     }
 
     /// After a block that keeps its final breaks, libyaml ends the stream with `...`:
     /// such a block outside the last part leaves the whole document to one emitter.
     @Test func aBlockKeepingItsBreaksOutsideTheLastPartMeansOneEmitter() throws {
       var root = PrefDictionary((0..<10).map { ("key\($0)", .integer($0)) })
-      #expect(YAMLParts.split(root, sortKeys: false, minimumSize: 0, into: { 2 }) != nil)
+      #expect(YAMLParts.split(root, sortKeys: false, parallelism: .forced(parts: 2)) != nil)
       root["key0"] = .string("kept\n\n")
-      #expect(YAMLParts.split(root, sortKeys: false, minimumSize: 0, into: { 2 }) == nil)
+      #expect(YAMLParts.split(root, sortKeys: false, parallelism: .forced(parts: 2)) == nil)
       let text = try Self.parallel(.dictionary(root), sortKeys: false, parts: 2)
       #expect(String(decoding: text, as: UTF8.self).hasSuffix("key9: 9\n...\n"))
       #expect(text == (try Self.serial(.dictionary(root), sortKeys: false)))
       // In the last part it changes nothing.
       root["key0"] = .integer(0)
       root["key9"] = .string("\n")
-      #expect(YAMLParts.split(root, sortKeys: false, minimumSize: 0, into: { 2 }) != nil)
+      #expect(YAMLParts.split(root, sortKeys: false, parallelism: .forced(parts: 2)) != nil)
       #expect(
         try Self.parallel(.dictionary(root), sortKeys: false, parts: 2)
           == (try Self.serial(.dictionary(root), sortKeys: false)))

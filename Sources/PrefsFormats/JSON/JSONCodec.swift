@@ -20,14 +20,13 @@ public struct JSONCodec: FormatCodec {
   public func read(_ data: Data, options: ReadOptions, warnings: Warnings) throws -> PrefValue {
     try data.withUnsafeBytes { raw in
       var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self), options: options, warnings: warnings)
-      // Embedded data is a pass over the value read (house rule 7).
-      return try reader.embedded.collapse(try reader.readDocument())
+      return try reader.readDocument()
     }
   }
 
   public func write(_ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings) throws {
     var jsonWriter = JSONWriter(out: writer, options: options)
-    if options.expandData, !options.plainJSON { jsonWriter.expansions = EmbeddedData.expansions(in: value) }
+    if !options.plainJSON { jsonWriter.expansions = options.expansions }
     try jsonWriter.write(value)
     try writer.write(UInt8(ascii: "\n"))
   }

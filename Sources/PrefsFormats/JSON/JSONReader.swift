@@ -10,8 +10,6 @@ struct JSONReader {
   var depth = 0
   /// Records where each value stands, when a source map is wanted.
   var map: SourceMapBuilder?
-  /// The `$json`/`$plist` structures met, left as placeholders for the pass after reading.
-  let embedded = EmbeddedData.Placeholders()
 
   init(bytes: UnsafeBufferPointer<UInt8>, options: ReadOptions, warnings: Warnings) {
     self.bytes = bytes
@@ -23,7 +21,7 @@ struct JSONReader {
   typealias Parsed = PrefValue?
 
   /// Reads the whole document; `$json`/`$plist` structures are left as placeholders
-  /// for ``EmbeddedData/Placeholders/collapse(_:)`` (on ``embedded``).
+  /// for the pass after reading when ``ReadOptions/embeddedData`` is given.
   mutating func readDocument() throws -> PrefValue {
     // RFC 8259 lets a reader ignore a UTF-8 byte order mark; editors on Windows add one.
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
@@ -261,6 +259,7 @@ struct JSONReader {
     case ("$uid", .integer(let n)) where n >= 0: return .uid(UInt64(n))
     case ("$uid", .unsignedInteger(let n)): return .uid(n)
     case ("$json", .array), ("$json", .dictionary), ("$plist", .array), ("$plist", .dictionary):
+      guard let embedded = options.embeddedData else { return value }
       let failure = error("", at: position)
       return embedded.placeholder(for: value, kind: key == "$json" ? .json : .plist) { reason in
         var refusal = failure

@@ -12,7 +12,7 @@ package struct JSONSyntax: TextSyntax {
       let builder = SourceMapBuilder()
       var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self), options: options, warnings: warnings)
       reader.map = builder
-      let value = try reader.embedded.collapse(try reader.readDocument())
+      let value = try reader.readDocument()
       return (value, builder.map)
     }
   }

@@ -19,12 +19,14 @@ import PrefsText
 /// - UIDs hold at most 32 bits, as in CF; 16-byte integers must fit `UInt64`.
 struct BinaryPlistReader {
   private let data: Data
-  /// The input's own bytes, while ``read(parts:minimumPartsSize:)`` runs (no copy of a
-  /// large file).
-  private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+  /// The input's own bytes, while ``read()`` runs (no copy of a large file), shared
+  /// with the readers of its parts.
+  private var input = SharedBytes(buffer: UnsafeBufferPointer(start: nil, count: 0))
+  private var bytes: UnsafeBufferPointer<UInt8> { input.buffer }
   private let maxDepth: Int
   private let warnings: Warnings
   private let duplicates: DuplicateKeys
+  private let parallelism: ParallelPolicy
 
   private var offsetSize = 0
   private var refSize = 0
@@ -56,36 +58,33 @@ struct BinaryPlistReader {
   static let magic: [UInt8] = Array("bplist".utf8)
   private static let trailerSize = 32
 
-  init(_ data: Data, maxDepth: Int, warnings: Warnings, allowDuplicateKeys: Bool = false) {
+  init(
+    _ data: Data, maxDepth: Int, warnings: Warnings, allowDuplicateKeys: Bool = false, parallelism: ParallelPolicy
+  ) {
     self.data = data
     self.maxDepth = maxDepth
     self.warnings = warnings
+    self.parallelism = parallelism
     var options = ReadOptions()
     options.allowDuplicateKeys = allowDuplicateKeys
     self.duplicates = DuplicateKeys(options, warnings: warnings)
   }
 
-  /// Below this file size, one reader is quicker than starting threads.
-  static let minimumPartsSize = 1 << 20
-  /// More readers gain little: the rest of a conversion is the larger part.
-  static let maximumParts = 4
-
   /// How many readers read the root dictionary in the last read (1 unless in parts).
   private(set) var partsRead = 1
 
   /// Reads the whole document. The root dictionary of a large file is read in parts
-  /// (see ``rootInParts(_:)``); `parts` and `minimumPartsSize` are for tests.
-  mutating func read(parts: Int? = nil, minimumPartsSize: Int = minimumPartsSize) throws -> PrefValue {
+  /// (see ``rootInParts(_:)``), as ``ParallelPolicy`` says.
+  mutating func read() throws -> PrefValue {
     let data = self.data
     partsRead = 1
     return try data.withUnsafeBytes { raw in
-      bytes = raw.bindMemory(to: UInt8.self)
-      defer { bytes = UnsafeBufferPointer(start: nil, count: 0) }
+      input = SharedBytes(buffer: raw.bindMemory(to: UInt8.self))
+      defer { input = SharedBytes(buffer: UnsafeBufferPointer(start: nil, count: 0)) }
       try readTrailer()
       let value: PrefValue
-      if bytes.count >= minimumPartsSize,
-        let parallel = rootInParts(parts ?? min(ProcessInfo.processInfo.activeProcessorCount, Self.maximumParts))
-      {
+      let parts = parallelism.parts(forSize: bytes.count)
+      if parts > 1, let parallel = rootInParts(parts) {
         value = parallel
       } else {
         value = try object(topObject, depth: 0, referencedAt: bytes.count - 16).0
@@ -116,7 +115,7 @@ struct BinaryPlistReader {
     // A part that comes back to the root meets a cycle, as one reader would.
     state[topObject] = Self.reading
     defer { state[topObject] = Self.notRead }
-    nonisolated(unsafe) let template = self
+    let template = self
     let read = try? inParallel(parts) { part, othersFailed in
       var reader = template
       let range = (n * part / parts)..<(n * (part + 1) / parts)

@@ -33,13 +33,14 @@ public struct PlistCodec: FormatCodec {
     switch Self.sniff(data) {
     case .binary:
       var reader = BinaryPlistReader(
-        data, maxDepth: options.maxDepth, warnings: warnings, allowDuplicateKeys: options.allowDuplicateKeys)
+        data, maxDepth: options.maxDepth, warnings: warnings, allowDuplicateKeys: options.allowDuplicateKeys,
+        parallelism: options.parallelism)
       return try reader.read()
     case .xml:
       // Read natively (key order, exact errors, no silent changes), in UTF-8.
       var reader = XMLPlistReader(
         try XMLPlistReader.utf8(data), maxDepth: options.maxDepth,
-        duplicates: DuplicateKeys(options, warnings: warnings))
+        duplicates: DuplicateKeys(options, warnings: warnings), parallelism: options.parallelism)
       return try reader.read()
     case .openStep:
       return try OpenStepReader.read(data, options: options)

@@ -2,29 +2,6 @@ import Dispatch
 import PrefsModel
 import PrefsText
 
-/// How the root dictionary of a large XML plist is read in parts, on other threads.
-/// Production uses the defaults; tests choose the parts, the queue and the waiting.
-struct XMLReadAheadConfiguration: Sendable {
-  /// How many parsers read the root dictionary; nil: one per processor, at most
-  /// ``maximumParts``.
-  var parts: Int? = nil
-  /// Below this size, one parser is quicker than starting threads.
-  var minimumPartsSize = 1 << 20
-  /// Where the read-aheads run.
-  var queue: DispatchQueue = .global()
-  /// Wait for each read-ahead to start rather than read its entries here (so that a
-  /// test sees runs taken).
-  var awaitingReadAheads = false
-
-  /// More parsers gain little: the rest of a conversion is the larger part.
-  static let maximumParts = 4
-
-  /// How many parsers read a document of `size` bytes.
-  func parts(forSize size: Int) -> Int {
-    size < minimumPartsSize ? 1 : parts ?? min(ProcessInfo.processInfo.activeProcessorCount, Self.maximumParts)
-  }
-}
-
 /// The root dictionary in parts: parsers on other threads read runs of its entries
 /// ahead, and the main parser takes each run when its own reading arrives where the
 /// run starts.
@@ -159,13 +136,15 @@ extension XMLPlistParser {
     let readAheads = guesses.map { ReadAhead(start: $0) }
     // The bytes stay alive only while this parser runs: no read-ahead outlasts it.
     defer { for readAhead in readAheads { readAhead.abandon() } }
-    nonisolated(unsafe) let template = self
+    let (shared, maxDepth, duplicates, parallelism) = (SharedBytes(buffer: bytes), maxDepth, duplicates, parallelism)
+    let mapped = map != nil
     for (k, readAhead) in readAheads.enumerated() {
       let stop = k + 1 < readAheads.count ? readAheads[k + 1].start : nil
-      configuration.queue.async {
+      parallelism.queue.async {
         guard readAhead.begin() else { return }
-        var parser = template
-        readAhead.finish(parser.run(of: tag, from: readAhead.start, to: stop, for: readAhead))
+        var parser = XMLPlistParser(
+          shared.buffer, maxDepth: maxDepth, duplicates: duplicates, parallelism: parallelism, parts: 1)
+        readAhead.finish(parser.run(of: tag, from: readAhead.start, to: stop, mapped: mapped, for: readAhead))
       }
     }
     var dict = PrefDictionary()
@@ -179,7 +158,7 @@ extension XMLPlistParser {
       }
       if next < readAheads.count, readAheads[next].start == i {
         next += 1
-        if let run = readAheads[next - 1].take(awaitingStart: configuration.awaitingReadAheads) {
+        if let run = readAheads[next - 1].take(awaitingStart: parallelism.awaitsReadAheads) {
           runsTaken += 1
           if let part = run.map { map?.append(part) }
           for (key, keyStart, item) in run.entries {
@@ -200,13 +179,14 @@ extension XMLPlistParser {
     return Self.dictionaryOrUID(dict)
   }
 
-  /// The root entries from `start` up to `stop` or the dictionary's close tag; nil on
-  /// any error, or when the entries do not end exactly at `stop` (a wrong guess).
-  mutating func run(of tag: Tag, from start: Int, to stop: Int?, for readAhead: ReadAhead) -> Run? {
+  /// The root entries from `start` up to `stop` or the dictionary's close tag (with
+  /// their map when `mapped`); nil on any error, or when the entries do not end
+  /// exactly at `stop` (a wrong guess).
+  mutating func run(of tag: Tag, from start: Int, to stop: Int?, mapped: Bool, for readAhead: ReadAhead) -> Run? {
     i = start
     var run = Run()
     // Each run records its entries in a map of its own, joined to the main one in order.
-    let builder = map.map { _ in SourceMapBuilder() }
+    let builder = mapped ? SourceMapBuilder() : nil
     map = builder
     do {
       while !readAhead.shouldStop {

@@ -27,21 +27,20 @@ import PrefsText
 /// ``utf8(_:)``).
 ///
 /// The root dictionary of a large document is read in parts, on other threads
-/// (`XMLPlistReadAhead.swift`), as ``XMLReadAheadConfiguration`` says.
+/// (`XMLPlistReadAhead.swift`), as ``ParallelPolicy`` says.
 package struct XMLPlistReader {
   private let data: Data
   private let maxDepth: Int
   private let duplicates: DuplicateKeys
-  private let readAhead: XMLReadAheadConfiguration
+  private let parallelism: ParallelPolicy
 
   init(
-    _ data: Data, maxDepth: Int, duplicates: DuplicateKeys = .refused,
-    readAhead: XMLReadAheadConfiguration = XMLReadAheadConfiguration()
+    _ data: Data, maxDepth: Int, duplicates: DuplicateKeys = .refused, parallelism: ParallelPolicy
   ) {
     self.data = data
     self.maxDepth = maxDepth
     self.duplicates = duplicates
-    self.readAhead = readAhead
+    self.parallelism = parallelism
   }
 
   /// Whether the document is UTF-8 (no UTF-16 byte order mark or NUL bytes up front,
@@ -129,7 +128,7 @@ package struct XMLPlistReader {
     return try data.withUnsafeBytes { raw in
       var parser = XMLPlistParser(
         raw.bindMemory(to: UInt8.self), maxDepth: maxDepth, duplicates: duplicates,
-        readAhead: readAhead, parts: readAhead.parts(forSize: raw.count))
+        parallelism: parallelism, parts: parallelism.parts(forSize: raw.count))
       parser.map = map
       defer { runsTaken = parser.runsTaken }
       return try parser.read()
@@ -143,9 +142,10 @@ struct XMLPlistParser {
   var i = 0
   let maxDepth: Int
   let duplicates: DuplicateKeys
-  /// How many parsers may read the root dictionary at once, and where the others run.
+  /// How many parsers may read the root dictionary at once.
   let parts: Int
-  let configuration: XMLReadAheadConfiguration
+  /// Where the other parsers run.
+  let parallelism: ParallelPolicy
   /// How many runs were taken from the other parsers.
   var runsTaken = 0
   /// Records where each value stands, when a source map is wanted.
@@ -153,12 +153,12 @@ struct XMLPlistParser {
 
   init(
     _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, duplicates: DuplicateKeys,
-    readAhead: XMLReadAheadConfiguration, parts: Int
+    parallelism: ParallelPolicy, parts: Int
   ) {
     self.bytes = bytes
     self.maxDepth = maxDepth
     self.duplicates = duplicates
-    self.configuration = readAhead
+    self.parallelism = parallelism
     self.parts = parts
   }
 

@@ -9,7 +9,8 @@ package struct XMLSyntax: RenderedSyntax {
   package func readMapped(_ text: Data, options: ReadOptions, warnings: Warnings) throws -> (PrefValue, SourceMap) {
     let builder = SourceMapBuilder()
     var reader = XMLPlistReader(
-      text, maxDepth: options.maxDepth, duplicates: DuplicateKeys(options, warnings: warnings))
+      text, maxDepth: options.maxDepth, duplicates: DuplicateKeys(options, warnings: warnings),
+      parallelism: options.parallelism)
     let value = try reader.read(map: builder)
     return (value, builder.map)
   }

@@ -24,8 +24,7 @@ public struct YAMLCodec: FormatCodec {
     try data.withUnsafeBytes { raw in
       let stream = try YAMLEventStream(raw)
       var parser = YAMLParser(options: options, warnings: warnings)
-      // Embedded data is a pass over the value read (house rule 7).
-      return try parser.embedded.collapse(try parser.document(from: stream))
+      return try parser.document(from: stream)
     }
   }
 
@@ -34,7 +33,7 @@ public struct YAMLCodec: FormatCodec {
     _ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings
   ) throws {
     try YAMLParts.write(
-      value, to: writer, sortKeys: options.sortKeys, expandData: options.expandData,
-      directives: options.settingsDirectives)
+      value, to: writer, sortKeys: options.sortKeys, expansions: options.expansions,
+      directives: options.settingsDirectives, parallelism: options.parallelism)
   }
 }

@@ -73,8 +73,6 @@ struct YAMLParser {
   }
 
   private var anchors: [String: Anchored] = [:]
-  /// The `!json`/`!plist` structures met, left as placeholders for the pass after reading.
-  let embedded = EmbeddedData.Placeholders()
   /// Anchors of collections still being read: an alias to one would repeat a node
   /// that is not finished (the old node of that name is already replaced).
   private var openAnchors: [String: Int] = [:]
@@ -111,7 +109,7 @@ struct YAMLParser {
   // MARK: Documents
 
   /// Reads exactly one document from the stream; `!json`/`!plist` structures are left
-  /// as placeholders for ``EmbeddedData/Placeholders/collapse(_:)`` (on ``embedded``).
+  /// as placeholders for the pass after reading when ``ReadOptions/embeddedData`` is given.
   mutating func document(from stream: YAMLEventStream) throws -> PrefValue {
     var event = try stream.next()
     guard event.pointee.type == YAML_STREAM_START_EVENT else {
@@ -246,7 +244,7 @@ struct YAMLParser {
         } else {
           done = .value(.array(frame.items))
         }
-        if let kind = frame.embedded, case .value(let value) = done {
+        if let kind = frame.embedded, let embedded = options.embeddedData, case .value(let value) = done {
           let start = frame.start
           done = .value(
             embedded.placeholder(for: value, kind: kind) {

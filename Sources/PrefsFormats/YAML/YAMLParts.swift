@@ -1,8 +1,8 @@
 import PrefsModel
 import PrefsText
 
-/// Writes a large YAML document with one libyaml emitter per processor (at most
-/// ``maximumParts``).
+/// Writes a large YAML document with one libyaml emitter per processor, as
+/// ``ParallelPolicy`` says.
 ///
 /// The emitter is most of the time a big conversion to YAML takes, and an emitter runs
 /// on one thread. The entries of a root dictionary are cut into consecutive parts of
@@ -14,26 +14,18 @@ import PrefsText
 /// on what follows and on its version, so a document with one outside its last part
 /// is written by a single emitter.
 enum YAMLParts {
-  /// Below this estimated size (in bytes of YAML), starting threads costs more than it saves.
-  static let minimumSize = 1 << 20
-  /// More parts hold more of the output in memory for little more speed.
-  static let maximumParts = 4
-
   /// Writes `value` as ``YAMLEmitter/document(_:)`` does, in parallel when it is a
-  /// large dictionary. `parts` (one per processor, at most ``maximumParts``) and
-  /// `minimumSize` are for tests.
+  /// large dictionary.
   static func write(
-    _ value: PrefValue, to writer: ByteWriter, sortKeys: Bool, expandData: Bool, directives: Bool = false,
-    parts: Int? = nil, minimumSize: Int = minimumSize
+    _ value: PrefValue, to writer: ByteWriter, sortKeys: Bool, expansions: [Data: EmbeddedData.Expansion] = [:],
+    directives: Bool = false,
+    parallelism: ParallelPolicy
   ) throws {
     // Embedded data shown as structure is not in the size estimates of the parts: one
     // emitter writes it. (Counting processors reads /proc: only for a large document.)
-    guard !expandData, !directives, case .dictionary(let dictionary) = value, dictionary.count > 1,
-      let slices = split(
-        dictionary, sortKeys: sortKeys, minimumSize: minimumSize,
-        into: { parts ?? min(ProcessInfo.processInfo.activeProcessorCount, maximumParts) })
+    guard expansions.isEmpty, !directives, case .dictionary(let dictionary) = value, dictionary.count > 1,
+      let slices = split(dictionary, sortKeys: sortKeys, parallelism: parallelism)
     else {
-      let expansions = expandData ? EmbeddedData.expansions(in: value) : [:]
       return try YAMLEmitter(writer: writer, sortKeys: sortKeys, expansions: expansions, directives: directives)
         .document(value)
     }
@@ -51,7 +43,7 @@ enum YAMLParts {
   /// The entries cut into parts of about equal estimated size, or nil when the document
   /// is too small to gain or holds a `|+` block outside its last part.
   static func split(
-    _ dictionary: PrefDictionary, sortKeys: Bool, minimumSize: Int, into partCount: () -> Int
+    _ dictionary: PrefDictionary, sortKeys: Bool, parallelism: ParallelPolicy
   ) -> [ArraySlice<PrefDictionary.Element>]? {
     // Estimated in the dictionary's order; sorted only when the document is large.
     var measured: [(entry: PrefDictionary.Element, size: Int, keepsBreaks: Bool)] = []
@@ -64,8 +56,7 @@ enum YAMLParts {
       measured.append((entry, estimate.size, estimate.keepsBreaks))
       total += estimate.size
     }
-    guard total >= minimumSize else { return nil }
-    let parts = partCount()
+    let parts = parallelism.parts(forSize: total)
     guard parts > 1 else { return nil }
     if sortKeys { measured.sort { PrefDictionary.codePointOrder($0.entry.key, $1.entry.key) } }
     let entries = measured.map(\.entry)

@@ -14,7 +14,7 @@ package struct YAMLSyntax: TextSyntax {
       var parser = YAMLParser(options: options, warnings: warnings)
       parser.map = builder
       parser.offsets = YAMLOffsets(raw)
-      let value = try parser.embedded.collapse(try parser.document(from: stream))
+      let value = try parser.document(from: stream)
       return (value, builder.map)
     }
   }

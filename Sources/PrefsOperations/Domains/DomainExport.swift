@@ -71,7 +71,7 @@ public struct DomainExport: Sendable {
   /// private domain stays private.
   public func write(_ value: PrefValue, to path: String, mode: mode_t?, warnings: Warnings = Warnings()) throws {
     try AtomicFile.write(to: path, newFileMode: mode ?? 0o644, modeLimit: mode ?? 0o7777) { writer in
-      try format.codec.write(value, to: writer, options: options, warnings: warnings)
+      try format.write(value, to: writer, options: options, warnings: warnings)
     }
   }
 

@@ -11,7 +11,7 @@ import PrefsText
 /// - Dictionaries merge key by key. A change both sides made alike is taken once; a
 ///   change of type is a change. Key order follows CURRENT; a key OTHER added goes
 ///   after the key before it in OTHER.
-/// - Arrays merge by a three-way diff over the ``ArrayAlignment`` of BASE with each
+/// - Arrays merge by a three-way diff over the `ArrayAlignment` of BASE with each
 ///   side: items both sides kept stay, a run only one side changed takes that side's
 ///   items, items both sides inserted at one place are all kept (CURRENT's first), and
 ///   runs of equal length changed on both sides merge item by item. Arrays of

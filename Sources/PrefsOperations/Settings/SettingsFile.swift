@@ -94,6 +94,6 @@ public struct SettingsFile: Sendable {
     var options = options
     options.settingsDirectives = true
     let value = format.isPlist ? SettingsDirective.spellingWords(.dictionary(root)) : .dictionary(root)
-    return try format.codec.encode(value, options: options, warnings: warnings)
+    return try format.encode(value, options: options, warnings: warnings)
   }
 }

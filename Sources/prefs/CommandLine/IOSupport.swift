@@ -199,7 +199,7 @@ enum Documents {
       if let path, path != "-" {
         try DomainExport(format: format, options: options).write(value, to: path, mode: mode, warnings: warnings)
       } else {
-        let data = try format.codec.encode(value, options: options, warnings: warnings)
+        let data = try format.encode(value, options: options, warnings: warnings)
         try console.outData(data)
       }
     } catch let error as PrefsError {

@@ -83,7 +83,7 @@ enum Edit {
 
   /// The edited YAML as a domain's contents.
   static func decodeDomain(_ data: Data, options: ReadOptions) throws -> PrefDictionary {
-    let value = try Format.yaml.codec.read(data, options: options, warnings: Warnings())
+    let value = try Format.yaml.readValue(data, options: options, warnings: Warnings())
     guard case .dictionary(let contents) = value else {
       throw PrefsError(.other(.badInput, "a domain is a dictionary, not \(value.kind.article) \(value.kind.rawValue)"))
     }
