@@ -138,7 +138,7 @@ extension PrefDictionary {
     if preceding == nil || !contains(preceding!) { pairs.append((key, value)) }
     for entry in self {
       pairs.append(entry)
-      if let preceding, entry.key == preceding { pairs.append((key, value)) }
+      if let preceding, sameScalars(entry.key, preceding) { pairs.append((key, value)) }
     }
     return PrefDictionary(pairs)
   }
