@@ -127,6 +127,6 @@ extension PrefDictionary {
 }
 
 extension PrefKeyPath {
-  /// The path, or `(top level)` for the empty one.
-  package var descriptionOrTop: String { components.isEmpty ? "(top level)" : description }
+  /// The path as messages name it (``PrefKeyPath/nameInMessages``).
+  package var descriptionOrTop: String { nameInMessages }
 }

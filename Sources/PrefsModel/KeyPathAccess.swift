@@ -186,7 +186,7 @@ extension PrefValue {
 
   /// How messages name a path: `the top level` for the root.
   package static func name(_ path: PrefKeyPath) -> String {
-    path.components.isEmpty ? "the top level" : path.description
+    path.nameInMessages
   }
 }
 

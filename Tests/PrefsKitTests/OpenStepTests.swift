@@ -487,7 +487,7 @@ import Testing
       (.dictionary(["a": .dictionary(["b": .integer(1)])]), "integer at 'a.b' has no OpenStep form"),
       (.array([.string("x"), .real(1.5)]), "real at '1' has no OpenStep form"),
       (.dictionary(["flag": .bool(true)]), "bool at 'flag' has no OpenStep form"),
-      (.date(Date(timeIntervalSinceReferenceDate: 0)), "date at the root has no OpenStep form"),
+      (.date(Date(timeIntervalSinceReferenceDate: 0)), "date at the top level has no OpenStep form"),
       (.dictionary(["u": .uid(1)]), "uid at 'u' has no OpenStep form"),
     ]
     for (value, message) in cases {

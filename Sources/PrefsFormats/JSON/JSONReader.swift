@@ -283,7 +283,7 @@ struct JSONReader {
   func handleNull(at position: Int, path: PrefKeyPath) throws {
     if options.dropNulls {
       warnings.add(
-        "dropped null at \(path.description.isEmpty ? "the top level" : path.description)",
+        "dropped null at \(path.nameInMessages)",
         position: .of(offset: position, in: bytes))
     } else {
       throw nullError(at: position, path: path)

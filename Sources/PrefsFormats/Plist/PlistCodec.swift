@@ -129,7 +129,7 @@ extension PlistCodec {
   }
 }
 
-/// A key path for messages: `'a.b.0'`, or `the root`.
+/// A key path for messages: `'a.b.0'`, or `the top level`.
 package func plistPath(_ path: [PrefKeyPath.Component]) -> String {
-  path.isEmpty ? "the root" : "'\(PrefKeyPath(path).description)'"
+  path.isEmpty ? PrefKeyPath().nameInMessages : "'\(PrefKeyPath(path).description)'"
 }

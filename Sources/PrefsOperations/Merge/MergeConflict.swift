@@ -45,7 +45,7 @@ public struct MergeConflict: Sendable, Equatable {
       shown = path.appending(index: items.lowerBound)
       if items.count > 1 { return shown.description + "-\(items.upperBound - 1)" }
     }
-    return shown.components.isEmpty ? "(top level)" : shown.description
+    return shown.nameInMessages
   }
 
   /// Which side of a conflict to take.
