@@ -420,13 +420,7 @@ struct JSONReader {
     for _ in 0..<4 {
       i += 1
       let b = bytes[i]
-      let digit: UInt8
-      switch b {
-      case 0x30...0x39: digit = b - 0x30
-      case 0x41...0x46: digit = b - 0x41 + 10
-      case 0x61...0x66: digit = b - 0x61 + 10
-      default: throw error("\\u needs four hex digits", at: escapeStart)
-      }
+      guard let digit = hexDigitValue(b) else { throw error("\\u needs four hex digits", at: escapeStart) }
       value = value << 4 | UInt16(digit)
     }
     return value

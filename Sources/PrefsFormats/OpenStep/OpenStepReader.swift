@@ -291,8 +291,8 @@ struct OpenStepReader {
         i += 1
         return Data(result)
       }
-      if let high = hexValue(byte) {
-        guard i + 1 < bytes.count, let low = hexValue(bytes[i + 1]) else {
+      if let high = hexDigitValue(byte) {
+        guard i + 1 < bytes.count, let low = hexDigitValue(bytes[i + 1]) else {
           throw error("odd number of hex digits in data: expected a second digit", at: i + 1)
         }
         result.append(high << 4 | low)
@@ -430,7 +430,7 @@ struct OpenStepReader {
   private mutating func hexEscape(at escape: Int) throws -> UInt16 {
     var unit: UInt16 = 0
     var count = 0
-    while count < 4, i < bytes.count, let digit = hexValue(bytes[i]) {
+    while count < 4, i < bytes.count, let digit = hexDigitValue(bytes[i]) {
       unit = unit << 4 | UInt16(digit)
       count += 1
       i += 1
@@ -445,15 +445,6 @@ struct OpenStepReader {
     error(
       "bad escape '\\U\(String(unit, radix: 16, uppercase: true))': a lone UTF-16 surrogate is not a character",
       at: escape)
-  }
-
-  private func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 
   /// NeXTSTEP Latin 0x80...0xFD, as UTF-16 (CF's table; 0xFE and 0xFF have no character).
