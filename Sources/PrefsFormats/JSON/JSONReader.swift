@@ -26,7 +26,7 @@ struct JSONReader {
   /// for ``EmbeddedData/Placeholders/collapse(_:)`` (on ``embedded``).
   mutating func readDocument() throws -> PrefValue {
     // RFC 8259 lets a reader ignore a UTF-8 byte order mark; editors on Windows add one.
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+    i = TextEncoding.utf8MarkLength(bytes)
     skipSpace()
     guard i < bytes.count else { throw error("empty input: expected a JSON value", at: i) }
     let start = i
