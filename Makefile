@@ -101,13 +101,14 @@ test-release: build
 
 # Times prefs against plistlib + PyYAML, plutil and plistutil on a generated 20 MB domain
 # and the tutorial's tiny one; the table goes to stdout and bench-out/results.md.
+# BASELINE=PATH times an earlier prefs binary alternately with this one, case by case.
 # Python runs as its real interpreter (sys.executable), not through a pyenv shim.
 bench: build
 	@command -v plistutil >/dev/null 2>&1 || { echo "Installing libplist-utils with apt-get"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libplist-utils; } \
 		|| echo "plistutil could not be installed: it is reported as missing"
 	-@python3 -c 'import yaml; yaml.CSafeLoader' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check pyyaml >/dev/null 2>&1 || true
-	@"$$(python3 -c 'import sys; print(sys.executable)')" Benchmarks/bench.py
+	@"$$(python3 -c 'import sys; print(sys.executable)')" Benchmarks/bench.py $(if $(BASELINE),--baseline "$(BASELINE)")
 
 # Runs each libFuzzer target (Fuzz/Targets) for FUZZ_SECONDS; crash inputs are kept in
 # .build/fuzz/crashes/ for Tests/Fixtures/fuzz/. Not part of `make test`.

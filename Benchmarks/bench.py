@@ -1,7 +1,7 @@
 """Times prefs against its peers on a large synthetic domain and on the tutorial's tiny one,
 and `prefs apply --check` over a store of 200 domains.
 
-    python3 Benchmarks/bench.py [--prefs PATH] [--out DIR] [--reps N] [--tiny-reps N]
+    python3 Benchmarks/bench.py [--prefs PATH] [--baseline PATH] [--out DIR] [--reps N] [--tiny-reps N]
 
 Peers: Python's plistlib with PyYAML over libyaml (CSafeLoader/CSafeDumper), run by
 this interpreter directly (not through a shim); `plutil` from the Swift toolchain
@@ -11,6 +11,10 @@ this interpreter directly (not through a shim); `plutil` from the Swift toolchai
 Every tool converts the same input files to a file. Repetitions go round-robin over
 the tools so that a noisy neighbour slows everyone alike; the table gives the median
 wall time, the peak resident memory (from wait4), and the ratio peer time / prefs time.
+
+With --baseline, another prefs binary (an earlier commit's) runs every conversion too,
+in the same round-robin, and a last table gives prefs time / baseline time per case:
+how a change moved the speed, measured alternately on one machine in one run.
 """
 
 import argparse
@@ -306,6 +310,7 @@ def cell(result, prefs_time):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--prefs", default=os.path.join(ROOT, ".build", "release", "prefs"))
+    parser.add_argument("--baseline", help="an earlier prefs binary to time alternately against this one")
     parser.add_argument("--out", default=os.path.join(ROOT, "bench-out"))
     parser.add_argument("--reps", type=int, default=7)
     parser.add_argument("--tiny-reps", type=int, default=60)
@@ -317,6 +322,9 @@ def main():
     prefs = os.path.abspath(args.prefs)
     if not os.access(prefs, os.X_OK):
         sys.exit(f"bench: no prefs binary at {prefs} (run: swift build -c release --product prefs)")
+    baseline_prefs = os.path.abspath(args.baseline) if args.baseline else None
+    if baseline_prefs and not os.access(baseline_prefs, os.X_OK):
+        sys.exit(f"bench: no baseline binary at {baseline_prefs}")
     # The interpreter itself, never a shim (pyenv's python3 is a shell script).
     python = os.path.realpath(sys.executable)
     plutil = find_plutil()
@@ -342,6 +350,8 @@ def main():
     say()
     say(f"- machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}")
     say(f"- prefs: {os.path.relpath(prefs, ROOT)} (commit {commit})")
+    if baseline_prefs:
+        say(f"- baseline: {baseline_prefs}, timed alternately with prefs on every conversion")
     say(f"- python: {platform.python_version()} (the interpreter itself, not a shim), "
         f"PyYAML with libyaml: {'no' if problem else 'yes'}")
     say(f"- plutil: {plutil or 'missing'}")
@@ -362,6 +372,8 @@ def main():
         paths, prefs, python, plutil, plistutil, problem
     ):
         reps = args.tiny_reps if name.startswith("tiny") else args.reps
+        if baseline_prefs:
+            tools = dict(tools, baseline=[baseline_prefs if a == prefs else a for a in tools["prefs"]])
         results = measure(tools, reps)
         rows[name] = results
         mine = results["prefs"]
@@ -373,6 +385,20 @@ def main():
         peers = [cell(results[p], t) if p in results else "" for p in PEERS]
         cpu_time = statistics.median(mine.cpu)
         say(f"| {name} | {seconds(t)} (CPU {seconds(cpu_time)}), {mb(mine.peak)} | {rss} | " + " | ".join(peers) + " |")
+
+    # Against an earlier binary: the same cases, timed in the same round-robin.
+    if baseline_prefs:
+        say()
+        say("Against the baseline (prefs time / baseline time; below 1.00x is faster):")
+        say()
+        say("| conversion | prefs | baseline | prefs / baseline |")
+        say("|---|---|---|---|")
+        for name, results in rows.items():
+            mine, theirs = results["prefs"], results["baseline"]
+            if mine.error or theirs.error:
+                say(f"| {name} | | | failed: {(mine.error or theirs.error).splitlines()[0][:80]} |")
+                continue
+            say(f"| {name} | {seconds(mine.median)} | {seconds(theirs.median)} | {mine.median / theirs.median:.3f}x |")
 
     # Settings files: checking a machine against one, as CI and monitoring do.
     store, settings = prepare_store(prefs, os.path.join(args.out, "data"))

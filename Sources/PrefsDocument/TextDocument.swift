@@ -15,17 +15,12 @@ public struct TextDocument: Sendable {
   public let value: PrefValue
   /// Where each value stands in the document's text.
   package let map: SourceMap
-  /// The document's text as UTF-8 (transcoded from UTF-16 when it was that).
+  /// The document's text as UTF-8 (transcoded from UTF-16 or UTF-32 when it was that).
   package let text: [UInt8]
-  let encoding: Encoding
+  /// How the document's bytes are encoded.
+  let encoding: TextEncoding
   let syntax: any TextSyntax
   package let options: ReadOptions
-
-  /// How the document's bytes are encoded.
-  enum Encoding: Sendable {
-    case utf8
-    case utf16(bigEndian: Bool)
-  }
 
   /// The patcher's view of a format, or nil for one without text.
   static func syntax(for format: Format) -> (any TextSyntax)? {
@@ -39,22 +34,18 @@ public struct TextDocument: Sendable {
   }
 
   /// Reads `data` as `format` with its source map; nil when the format has no text
-  /// to patch (a binary plist, an XML plist in an encoding other than UTF-8 or UTF-16).
+  /// to patch (a binary plist, an XML plist in an encoding other than UTF-8, UTF-16 or
+  /// UTF-32 with a byte order mark).
   public init?(_ data: Data, format: Format, options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings())
     throws
   {
     guard let syntax = Self.syntax(for: format) else { return nil }
-    var encoding = Encoding.utf8
+    let encoding = TextEncoding.detect(data)
     var utf8 = data
-    if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) {
-      let bigEndian = data.first == 0xFE
-      guard let text = String(data: data, encoding: bigEndian ? .utf16BigEndian : .utf16LittleEndian) else {
-        return nil
-      }
-      encoding = .utf16(bigEndian: bigEndian)
+    if !encoding.isUTF8 {
       // The byte order mark stays out: the text is written back with one.
-      utf8 = Data(text.utf8)
-      if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8 = utf8.dropFirst(3) }
+      guard let text = try? encoding.utf8(data) else { return nil }
+      utf8 = text
     } else if format == .xml, !XMLPlistReader.canRead(data) {
       return nil
     }
@@ -108,7 +99,7 @@ public struct TextDocument: Sendable {
     /// What the user should know of the patch: each entry written whole, or why the
     /// whole document was.
     public var notes: [String] {
-      rewrittenEntries.map { "\(PrefValue.name($0)) could not change in place and was written whole" }
+      rewrittenEntries.map { "\($0.nameInMessages) could not change in place and was written whole" }
         + (rewrittenWhole.map { ["the whole file was written anew: \($0)"] } ?? [])
     }
   }
@@ -151,7 +142,7 @@ public struct TextDocument: Sendable {
   {
     // Entries added or removed at the top level are whole lines the format's own writer
     // wrote (or took away); what changed inside an entry is read back.
-    guard text.count > Self.wholeCheckLimit, format != .yaml, case .utf8 = encoding, patcher.rewrites.isEmpty,
+    guard text.count > Self.wholeCheckLimit, format != .yaml, encoding.isUTF8, patcher.rewrites.isEmpty,
       let expected = expected.dictionaryValue
     else { return nil }
     for (key, old) in patcher.patchedRootEntries {
@@ -182,16 +173,7 @@ public struct TextDocument: Sendable {
   }
 
   func encoded(_ bytes: [UInt8]) -> Data {
-    switch encoding {
-    case .utf8: return Data(bytes)
-    case .utf16(let bigEndian):
-      let text = String(decoding: bytes, as: UTF8.self)
-      var out = Data(bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE])
-      for unit in text.utf16 {
-        let value = bigEndian ? unit.bigEndian : unit.littleEndian
-        withUnsafeBytes(of: value) { out.append(contentsOf: $0) }
-      }
-      return out
-    }
+    // UTF-8 text keeps its byte order mark among its bytes; the others get theirs back.
+    encoding.isUTF8 ? Data(bytes) : encoding.encode(bytes)
   }
 }

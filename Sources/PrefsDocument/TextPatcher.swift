@@ -80,19 +80,22 @@ struct TextPatcher {
     childrenInline: Bool, inFlow: Bool
   ) throws {
     let node = map.nodes[index]
-    var written: [String: Int] = [:]
+    // By scalars, as the model tells keys apart.
+    var written: [ScalarKey: Int] = [:]
     for child in map.children(of: index) {
-      if let name = map.nodes[child].name, !(name == "<<" && node.flags.contains(.merges)) { written[name] = child }
+      if let name = map.nodes[child].name, !(name == "<<" && node.flags.contains(.merges)) {
+        written[ScalarKey(name)] = child
+      }
     }
     // A key read from a merge (`<<`) is not written here: it cannot go by itself. (A
     // changed one can: a key written in the mapping wins over a merged one.)
-    let unwrittenGoes = a.contains { b[$0.key] == nil && written[$0.key] == nil }
+    let unwrittenGoes = a.contains { b[$0.key] == nil && written[ScalarKey($0.key)] == nil }
     if unwrittenGoes || (!node.flags.contains(.merges) && written.count != a.count) {
       return try replace(index, with: .dictionary(b), path: path, inline: inline, inFlow: inFlow)
     }
     var removed: [Int] = []
     for (key, oldValue) in a {
-      guard let child = written[key] else { continue }
+      guard let child = written[ScalarKey(key)] else { continue }
       if let newValue = b[key] {
         guard newValue != oldValue else { continue }
         if index == 0 { patchedRootEntries.append((key, map.nodes[child].value)) }
@@ -105,7 +108,7 @@ struct TextPatcher {
     var insertions: [Insertion] = []
     var anchor: Int?
     for (key, newValue) in b {
-      if let child = written[key] {
+      if let child = written[ScalarKey(key)] {
         anchor = child
       } else if a[key] != newValue {
         insertions.append(Insertion(after: anchor, key: key, value: newValue, path: path.appending(key: key)))

@@ -203,7 +203,7 @@ extension Format {
   static func startsLikeXMLPlist(_ data: Data) -> Bool {
     data.withUnsafeBytes { raw in
       let bytes = raw.bindMemory(to: UInt8.self)
-      var p = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+      var p = TextEncoding.utf8MarkLength(bytes)
       func starts(_ text: String) -> Bool { bytes[p...].starts(with: text.utf8) }
       func skip(past end: String) -> Bool {
         let mark = Array(end.utf8)
@@ -236,22 +236,12 @@ extension Format {
   }
 
   /// The first few hundred bytes as text, without a byte order mark or leading white space.
-  /// UTF-16 with a byte order mark (as `.strings` files often are) is decoded as such.
+  /// UTF-16 with a byte order mark (as `.strings` files often are), and UTF-32 with
+  /// one, are decoded as such.
   private static func leadingText(_ data: Data) -> Substring {
-    var bytes = data.prefix(512)
-    let text: String
-    if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-      let bigEndian = bytes.first == 0xFE
-      let pairs = stride(from: bytes.startIndex + 2, to: bytes.endIndex - 1, by: 2)
-      let units = pairs.map { k in
-        bigEndian ? UInt16(bytes[k]) << 8 | UInt16(bytes[k + 1]) : UInt16(bytes[k + 1]) << 8 | UInt16(bytes[k])
-      }
-      text = String(decoding: units, as: UTF16.self)
-    } else {
-      if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-      text = String(decoding: bytes, as: UTF8.self)
-    }
-    return text.drop(while: { $0.isWhitespace })
+    let head = data.prefix(512)
+    let utf8 = (try? TextEncoding.detect(head).utf8(head, repairing: true)) ?? head
+    return String(decoding: utf8, as: UTF8.self).drop(while: { $0.isWhitespace })
   }
 
   /// `{ key = value; … }`, `key = value;` or `( … )`: the shapes of an OpenStep plist

@@ -77,7 +77,7 @@ public enum SettingsDirective: Sendable, Equatable {
         case deleteWord:
           guard inner == .bool(true) else {
             throw PrefsError(
-              .settings(problem: "\(path.descriptionOrTop): \"$delete\" takes true, not \(inner.summary)"))
+              .settings(problem: "\(path.nameInMessages): \"$delete\" takes true, not \(inner.summary)"))
           }
           return marker(.delete)
         case replaceWord:
@@ -90,7 +90,7 @@ public enum SettingsDirective: Sendable, Equatable {
         }
       }
       for key in dict.keys where isReserved(key) {
-        throw PrefsError(.settings(problem: "\(path.descriptionOrTop): \(reservedKeyError())"))
+        throw PrefsError(.settings(problem: "\(path.nameInMessages): \(reservedKeyError())"))
       }
       return .dictionary(try dict.mapValuesWithKeys { try interpretingWords($1, at: path.appending(key: $0)) })
     default:
@@ -128,6 +128,6 @@ extension PrefDictionary {
 }
 
 extension PrefKeyPath {
-  /// The path, or `(top level)` for the empty one.
-  package var descriptionOrTop: String { components.isEmpty ? "(top level)" : description }
+  /// The path as messages name it (``PrefKeyPath/nameInMessages``).
+  package var descriptionOrTop: String { nameInMessages }
 }

@@ -1,7 +1,8 @@
-/// The one base64 decoder every reader uses (XML `<data>`, YAML `!!binary`, JSON
-/// `$data`), so that they accept exactly the same texts: the standard alphabet in
+/// The one base64 codec: every reader decodes with it (XML `<data>`, YAML `!!binary`,
+/// JSON `$data`), so that they accept exactly the same texts: the standard alphabet in
 /// whole groups of four, `=` padding only at the end, and white space (space, tab,
-/// line feed, carriage return) anywhere, as writers break base64 into lines.
+/// line feed, carriage return) anywhere, as writers break base64 into lines. Every
+/// writer encodes with it, in lines of the length its format uses.
 package enum Base64 {
   /// Why a text is not base64, and the offset of the byte that shows it.
   package struct Failure: Error {
@@ -108,5 +109,78 @@ package enum Base64 {
     if let failure { throw failure }
     out.count = length
     return out
+  }
+
+  // MARK: Encoding
+
+  private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+  /// Encodes `data` padded with `=`, in lines of at most `lineLength` characters (a
+  /// multiple of 4; 76 as MIME and XML plists use), handing each line's characters to
+  /// `line` without a line break: the caller adds its own indentation and breaks.
+  package static func encode<E: Error>(
+    _ data: Data, lineLength: Int = .max, line: (UnsafeBufferPointer<UInt8>) throws(E) -> Void
+  ) throws(E) {
+    guard !data.isEmpty else { return }
+    let groupsPerLine = max(1, min(lineLength, data.count / 3 * 4 + 4) / 4)
+    var failure: E? = nil
+    alphabet.withUnsafeBufferPointer { table in
+      data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: groupsPerLine * 4) { buffer in
+          var i = 0
+          var n = 0
+          func flush() -> Bool {
+            do throws(E) { try line(UnsafeBufferPointer(rebasing: buffer[0..<n])) } catch {
+              failure = error
+              return false
+            }
+            n = 0
+            return true
+          }
+          // Whole groups of three bytes, then the padded tail.
+          while i + 3 <= bytes.count {
+            let b0 = bytes[i]
+            let b1 = bytes[i + 1]
+            let b2 = bytes[i + 2]
+            buffer[n] = table[Int(b0 >> 2)]
+            buffer[n + 1] = table[Int((b0 & 0x03) << 4 | b1 >> 4)]
+            buffer[n + 2] = table[Int((b1 & 0x0F) << 2 | b2 >> 6)]
+            buffer[n + 3] = table[Int(b2 & 0x3F)]
+            n += 4
+            i += 3
+            if n == buffer.count, !flush() { return }
+          }
+          if i < bytes.count {
+            let b0 = bytes[i]
+            let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
+            buffer[n] = table[Int(b0 >> 2)]
+            buffer[n + 1] = table[Int((b0 & 0x03) << 4 | b1 >> 4)]
+            buffer[n + 2] = i + 1 < bytes.count ? table[Int((b1 & 0x0F) << 2)] : UInt8(ascii: "=")
+            buffer[n + 3] = UInt8(ascii: "=")
+            n += 4
+          }
+          if n > 0 { _ = flush() }
+        }
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// `data` as one line of base64.
+  package static func encode(_ data: Data) -> String {
+    encodedLines(data, lineLength: .max)
+  }
+
+  /// `data` as base64 in lines of at most `lineLength` characters, each ended by a
+  /// line feed but the last.
+  package static func encodedLines(_ data: Data, lineLength: Int) -> String {
+    var text: [UInt8] = []
+    let characters = (data.count + 2) / 3 * 4
+    text.reserveCapacity(characters + characters / lineLength)
+    encode(data, lineLength: lineLength) { characters in
+      if !text.isEmpty { text.append(0x0A) }
+      text.append(contentsOf: characters)
+    }
+    return String(decoding: text, as: UTF8.self)
   }
 }

@@ -178,11 +178,6 @@ extension PrefValue {
     return PrefsError(
       .noSuchKey(in: walked, key: part, dotted: path.count > 1 ? whole : nil, needsParents: needsParents), hints: hints)
   }
-
-  /// How messages name a path: `the top level` for the root.
-  package static func name(_ path: PrefKeyPath) -> String {
-    path.components.isEmpty ? "the top level" : path.description
-  }
 }
 
 extension PrefValue.Kind {

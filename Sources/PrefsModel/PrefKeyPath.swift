@@ -31,6 +31,10 @@ public struct PrefKeyPath: Sendable, Hashable, CustomStringConvertible {
     }.joined(separator: ".")
   }
 
+  /// How every message and report names the path: its ``description``, or
+  /// `the top level` for the root, which has no text of its own.
+  public var nameInMessages: String { components.isEmpty ? "the top level" : description }
+
   /// The path as a user types it, keys joined by dots with nothing escaped
   /// (`com.apple.x.0`): what `--exclude` patterns are matched against.
   public var plainText: String {

@@ -242,7 +242,7 @@ extension PrefsError.Kind {
         "input of \(size.map(String.init) ?? "more than \(limit)") bytes is larger than the limit of \(limit) bytes"
     case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): return cause.message
     case .domainNotDictionary(let kind): return "the domain holds \(kind.article) \(kind.rawValue), not a dictionary"
-    case .nonFiniteReal(let real, let path): return "\(real) at \(PrefValue.name(path)) has no plain JSON form"
+    case .nonFiniteReal(let real, let path): return "\(real) at \(path.nameInMessages) has no plain JSON form"
     case .writerFailed(let writer, let problem): return "\(writer): \(problem)"
     case .invalidValue(let text, let expected): return "'\(text)' is not \(expected)"
     case .typeMismatch(let text, let key, let kind):
@@ -251,17 +251,17 @@ extension PrefsError.Kind {
     case .invalidData(let text, .base64, _): return "'\(text)' is not base64 data"
     case .ambiguousData(let text, _): return "'\(text)' reads both as hex and as base64"
     case .noSuchKey(let walked, let key, let dotted, _):
-      return "no key \(dotted.map { "'\(key)' or '\($0)'" } ?? "'\(key)'") in \(PrefValue.name(walked))"
+      return "no key \(dotted.map { "'\(key)' or '\($0)'" } ?? "'\(key)'") in \(walked.nameInMessages)"
     case .noSuchIndex(let walked, let index, let count):
       let range =
         count == 0
         ? "it is empty" : "it has \(count) item\(count == 1 ? "" : "s"): 0 to \(count - 1), or -\(count) to -1"
       guard Int(index) != nil else {
-        return "'\(index)' is not an index of \(PrefValue.name(walked)), an array (\(range))"
+        return "'\(index)' is not an index of \(walked.nameInMessages), an array (\(range))"
       }
-      return "no index \(index) in \(PrefValue.name(walked)) (\(range))"
+      return "no index \(index) in \(walked.nameInMessages) (\(range))"
     case .notAContainer(let path, let kind, let key):
-      return "\(PrefValue.name(path)) is \(kind.article) \(kind.rawValue), which has no '\(key)'"
+      return "\(path.nameInMessages) is \(kind.article) \(kind.rawValue), which has no '\(key)'"
     case .notFound(.file): return "no such file"
     case .notFound(.folder): return "no such folder"
     case .notFound(.domain(let location)): return "no such domain (there is no \(location))"

@@ -35,8 +35,18 @@ public enum TextForms {
   /// Any real as YAML spells it and messages show it: ``real(_:)`` for a finite one,
   /// else `.inf`, `-.inf` or `.nan`.
   public static func realOrSpecial(_ value: Double) -> String {
-    real(value) ?? (value.isNaN ? ".nan" : value < 0 ? "-.inf" : ".inf")
+    real(value) ?? (value < 0 ? "-." + nonFiniteWord(-value) : "." + nonFiniteWord(value))
   }
+
+  /// A real that is not finite in the plain words `defaults`, JSON's `$real` and
+  /// `Double(_:)` use: `inf`, `-inf` or `nan` (NaN has no sign worth showing).
+  public static func nonFiniteWord(_ value: Double) -> String {
+    value.isNaN ? "nan" : value < 0 ? "-inf" : "inf"
+  }
+
+  /// Any real in those plain words: ``real(_:)`` for a finite one, else
+  /// ``nonFiniteWord(_:)``.
+  public static func realOrWord(_ value: Double) -> String { real(value) ?? nonFiniteWord(value) }
 
   /// Reads a decimal real (`1.5`, `-2e10`, `.5`, `5.`); `nil` when the text is not
   /// one (hexadecimal `0x1p3`, `inf`, `nan`: Swift's `Double(_:)` reads those) or is
@@ -277,7 +287,7 @@ public enum TextForms {
 
   /// `n` in decimal, zero-padded to `width` digits after its sign.
   private static func pad(_ n: Int64, _ width: Int) -> String {
-    (n < 0 ? "-" : "") + hexDigits(n.magnitude, width: width, radix: 10)
+    (n < 0 ? "-" : "") + decimalDigits(n.magnitude, width: width)
   }
 
   /// The UTC calendar fields of whole seconds since the 2001 reference date.

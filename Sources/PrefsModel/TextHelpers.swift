@@ -2,16 +2,38 @@
 // FoundationEssentials lacks (`String(format:)`, `replacingOccurrences`,
 // `trimmingCharacters`): using them links all of Foundation into the binary.
 
-/// `value` in hexadecimal (or another `radix`), zero-padded to `width` digits, as
-/// `%0*x` (or `%0*X` when `uppercase`) writes it.
-package func hexDigits(_ value: some BinaryInteger, width: Int, radix: Int = 16, uppercase: Bool = false) -> String {
-  let digits = String(value, radix: radix, uppercase: uppercase)
-  return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+/// `value` in hexadecimal, zero-padded to `width` digits, as `%0*x` (or `%0*X` when
+/// `uppercase`) writes it.
+package func hexDigits(_ value: some BinaryInteger, width: Int, uppercase: Bool = false) -> String {
+  zeroPadded(String(value, radix: 16, uppercase: uppercase), width)
+}
+
+/// `value` in decimal, zero-padded to `width` digits, as `%0*u` writes it.
+package func decimalDigits(_ value: some BinaryInteger, width: Int) -> String {
+  zeroPadded(String(value), width)
+}
+
+private func zeroPadded(_ digits: String, _ width: Int) -> String {
+  digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}
+
+/// The hexadecimal digits, lowercase, as bytes: the one table every writer of hex uses.
+package let lowercaseHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+/// The value of the hexadecimal digit `byte` (either case), or nil: the one reading of
+/// a hex digit.
+package func hexDigitValue(_ byte: UInt8) -> UInt8? {
+  switch byte {
+  case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+  case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+  case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+  default: nil
+  }
 }
 
 /// Bytes as two lowercase hexadecimal digits each: `0a1b`.
 package func hexBytes(_ bytes: some Sequence<UInt8>) -> String {
-  let digits = Array("0123456789abcdef".utf8)
+  let digits = lowercaseHexDigits
   var text: [UInt8] = []
   text.reserveCapacity(bytes.underestimatedCount * 2)
   for byte in bytes {

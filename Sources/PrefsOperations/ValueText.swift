@@ -154,7 +154,7 @@ public enum ValueText {
     case .string(let s): s
     case .integer(let n): String(n)
     case .unsignedInteger(let n): String(n)
-    case .real(let r): TextForms.real(r) ?? (r.isNaN ? "nan" : r > 0 ? "inf" : "-inf")
+    case .real(let r): TextForms.realOrWord(r)
     case .bool(let b): b ? "1" : "0"
     case .date(let d): TextForms.date(d)
     case .data(let d): hexBytes(d)

@@ -81,10 +81,40 @@ import Testing
       #expect(hexDigits(value, width: 2) == String(format: "%02x", value))
       #expect(hexDigits(value, width: 4, uppercase: true) == String(format: "%04X", value))
     }
-    #expect(hexDigits(7, width: 3, radix: 10) == "007")
+    for value in [0, 7, 42, 999, 12_345] {
+      #expect(decimalDigits(value, width: 3) == String(format: "%03d", value))
+    }
     let bytes: [UInt8] = [0x00, 0x0A, 0x1B, 0xFF]
     #expect(hexBytes(bytes) == bytes.map { String(format: "%02x", $0) }.joined())
     #expect(hexBytes([]) == "")
+  }
+
+  @Test func hexDigitValueReadsWhatUIntReads() {
+    for byte in UInt8.min...UInt8.max {
+      let text = String(UnicodeScalar(byte))
+      let expected = text.count == 1 && text != "+" && text != "-" ? UInt8(text, radix: 16) : nil
+      #expect(hexDigitValue(byte) == expected, "byte \(byte)")
+    }
+    #expect(lowercaseHexDigits == Array("0123456789abcdef".utf8))
+  }
+
+  @Test func base64IsFoundationsBase64() {
+    var generator = SeededGenerator(state: 21)
+    let mime: Data.Base64EncodingOptions = [.lineLength76Characters, .endLineWithLineFeed]
+    for count in Array(0...80) + [114, 171, 228, 1000] {
+      let data = Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+      #expect(Base64.encode(data) == data.base64EncodedString(), "\(count) bytes")
+      #expect(Base64.encodedLines(data, lineLength: 76) == data.base64EncodedString(options: mime), "\(count) bytes")
+      // The XML writer's line lengths, and each line a whole number of groups.
+      for lineLength in [76, 68, 12] {
+        var lines: [String] = []
+        Base64.encode(data, lineLength: lineLength) { lines.append(String(decoding: $0, as: UTF8.self)) }
+        #expect(lines.joined() == data.base64EncodedString())
+        #expect(lines.dropLast().allSatisfy { $0.utf8.count == lineLength })
+        #expect(lines.last.map { $0.utf8.count <= lineLength && $0.utf8.count % 4 == 0 } ?? (count == 0))
+        #expect((try? Base64.decode(lines.joined(separator: "\n"))) == data)
+      }
+    }
   }
 
   @Test func compactTimestampIsTheSnapshotFormatOfDateFormatter() {

@@ -32,6 +32,24 @@ import Testing
     #expect(result.value == ["a": .integer(10), "b": .integer(20)])
   }
 
+  /// Keys are told apart by their scalars: OTHER's new key goes after the key it
+  /// follows there, not after a canonically equal one, and only once.
+  @Test func aKeyAddedAfterOneOfTwoCanonicallyEqualKeysGoesAfterThatOne() throws {
+    let (composed, decomposed) = ("\u{E9}", "e\u{301}")
+    let base: PrefValue = .dictionary([composed: 1, "x": 2, decomposed: 3])
+    let other: PrefValue = .dictionary([composed: 1, "x": 2, decomposed: 3, "new": 4])
+    let result = Self.merge(base, base, other)
+    #expect(result.conflicts.isEmpty)
+    let merged = try #require(result.value.dictionaryValue)
+    #expect(
+      merged.keys.map { Array($0.unicodeScalars) }
+        == [composed, "x", decomposed, "new"].map { Array($0.unicodeScalars) })
+    let inserted = merged.inserting("y", 5, after: decomposed)
+    #expect(
+      inserted.keys.map { Array($0.unicodeScalars) }
+        == [composed, "x", decomposed, "y", "new"].map { Array($0.unicodeScalars) })
+  }
+
   @Test func theSameChangeOnBothSidesIsNoConflict() {
     let result = Self.merge(
       ["a": .integer(1)], ["a": .integer(2), "n": .bool(true)], ["a": .integer(2), "n": .bool(true)])

@@ -167,7 +167,7 @@ import Testing
       // The text the source map counts in is the UTF-8 transcoding.
       let (utf8, found) = try OpenStepReader.text(of: data)
       #expect(String(decoding: utf8, as: UTF8.self) == text)
-      #expect(found == (bom[0] == 0xFF ? .utf16LittleEndian : .utf16BigEndian))
+      #expect(found == .utf16(bigEndian: bom[0] == 0xFE, marked: true))
     }
     // A UTF-8 byte order mark is skipped, and columns count from after it.
     let bom = Data([0xEF, 0xBB, 0xBF]) + Data("{ a = ; }".utf8)

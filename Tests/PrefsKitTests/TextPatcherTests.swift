@@ -57,6 +57,14 @@ import Testing
     #expect(out == yaml.replacingOccurrences(of: "width: 800", with: "width: 1024"))
   }
 
+  /// `é` and `e` with a combining acute are canonically equal but two keys to the
+  /// model (as to CFPreferences): changing one patches its line alone.
+  @Test func canonicallyEqualKeysArePatchedApart() throws {
+    let text = "\u{E9}: 1\ne\u{301}: 2\n"
+    let out = try patch(text, .yaml, set("e\u{301}", .integer(3)))
+    #expect(Array(out.unicodeScalars) == Array("\u{E9}: 1\ne\u{301}: 3\n".unicodeScalars))
+  }
+
   @Test func yamlStringKeepsItsQuotes() throws {
     let out = try patch(yaml, .yaml, set("ringtone", .string("Waves")))
     #expect(out == yaml.replacingOccurrences(of: "'Chimes'", with: "'Waves'"))

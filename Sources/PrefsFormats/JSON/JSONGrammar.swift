@@ -10,7 +10,7 @@ enum JSONGrammar {
   /// Whether `bytes` hold exactly one JSON value (a UTF-8 byte order mark and white
   /// space around it allowed).
   static func isJSON(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    var p = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    var p = TextEncoding.utf8MarkLength(bytes)
     while p < bytes.count, isSpace(bytes[p]) { p += 1 }
     guard var end = endOfValue(in: bytes, from: p) else { return false }
     while end < bytes.count, isSpace(bytes[end]) { end += 1 }

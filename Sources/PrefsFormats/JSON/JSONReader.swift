@@ -24,7 +24,7 @@ struct JSONReader {
   /// for the pass after reading when ``ReadOptions/embeddedData`` is given.
   mutating func readDocument() throws -> PrefValue {
     // RFC 8259 lets a reader ignore a UTF-8 byte order mark; editors on Windows add one.
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+    i = TextEncoding.utf8MarkLength(bytes)
     skipSpace()
     guard i < bytes.count else { throw error("empty input: expected a JSON value", at: i) }
     let start = i
@@ -285,7 +285,7 @@ struct JSONReader {
   func handleNull(at position: Int, path: PrefKeyPath) throws {
     if options.dropNulls {
       warnings.add(
-        "dropped null at \(path.description.isEmpty ? "the top level" : path.description)",
+        "dropped null at \(path.nameInMessages)",
         position: .of(offset: position, in: bytes), refused: nullError(at: position, path: path).kind)
     } else {
       throw nullError(at: position, path: path)
@@ -434,13 +434,7 @@ struct JSONReader {
     for _ in 0..<4 {
       i += 1
       let b = bytes[i]
-      let digit: UInt8
-      switch b {
-      case 0x30...0x39: digit = b - 0x30
-      case 0x41...0x46: digit = b - 0x41 + 10
-      case 0x61...0x66: digit = b - 0x61 + 10
-      default: throw error("\\u needs four hex digits", at: escapeStart, stage: .scanner)
-      }
+      guard let digit = hexDigitValue(b) else { throw error("\\u needs four hex digits", at: escapeStart, stage: .scanner) }
       value = value << 4 | UInt16(digit)
     }
     return value

@@ -52,7 +52,7 @@ struct JSONWriter {
         try write(embedded, indent: indent)
         return try out.write(UInt8(ascii: "}"))
       }
-      let text = d.base64EncodedString()
+      let text = Base64.encode(d)
       if options.plainJSON { try writeString(text) } else { try typed("$data", string: text) }
     case .uid(let n):
       if options.plainJSON {
@@ -144,13 +144,11 @@ struct JSONWriter {
     for _ in 0..<indent { try out.write("  ") }
   }
 
-  func nonFiniteName(_ r: Double) -> String { r.isNaN ? "nan" : r > 0 ? "inf" : "-inf" }
+  func nonFiniteName(_ r: Double) -> String { TextForms.nonFiniteWord(r) }
 
   var pathText: String {
-    path.isEmpty ? "the top level" : PrefKeyPath(path).description
+    PrefKeyPath(path).nameInMessages
   }
-
-  private static let hexDigits = Array("0123456789abcdef".utf8)
 
   func writeString(_ s: String) throws {
     try out.write(UInt8(ascii: "\""))
@@ -170,8 +168,8 @@ struct JSONWriter {
         case 0x0C: try out.write("\\f")
         default:
           try out.write("\\u00")
-          try out.write(Self.hexDigits[Int(b >> 4)])
-          try out.write(Self.hexDigits[Int(b & 0xF)])
+          try out.write(lowercaseHexDigits[Int(b >> 4)])
+          try out.write(lowercaseHexDigits[Int(b & 0xF)])
         }
       }
       if runStart < utf8.count {

@@ -15,19 +15,10 @@ import PrefsText
 /// - an unterminated `/* comment` (CF ends the document there), text after a
 ///   brace-less `.strings` list (CF stops reading at it), a raw NUL byte.
 ///
-/// Text is UTF-8 (with or without a byte order mark) or UTF-16 with a byte order mark;
-/// UTF-16 is transcoded to UTF-8 first (``text(of:)``), and source map offsets are
+/// Text is UTF-8 (with or without a byte order mark) or UTF-16 or UTF-32 with a byte
+/// order mark, transcoded to UTF-8 first (``text(of:)``); source map offsets are
 /// offsets into that transcoding.
 struct OpenStepReader {
-  /// How the bytes of a document were encoded.
-  enum Encoding: Sendable, Equatable {
-    case utf8
-    /// UTF-8 after the byte order mark `EF BB BF`.
-    case utf8WithBOM
-    case utf16LittleEndian
-    case utf16BigEndian
-  }
-
   private let bytes: UnsafeBufferPointer<UInt8>
   private let maxDepth: Int
   private let map: SourceMapBuilder?
@@ -61,49 +52,26 @@ struct OpenStepReader {
     return try text.withUnsafeBytes { raw in
       let bytes = raw.bindMemory(to: UInt8.self)
       var reader = OpenStepReader(
-        bytes: bytes, start: encoding == .utf8WithBOM ? 3 : 0, maxDepth: options.maxDepth, map: sourceMap)
+        bytes: bytes, start: encoding == .utf8(marked: true) ? 3 : 0, maxDepth: options.maxDepth, map: sourceMap)
       return try reader.readDocument()
     }
   }
 
   /// The UTF-8 text of a document and the encoding it came in: UTF-8 input as it is
-  /// (a byte order mark kept), UTF-16 (which needs a byte order mark) transcoded to
-  /// UTF-8 without one. Source map offsets count bytes of this text.
-  package static func text(of data: Data) throws -> (text: Data, encoding: Encoding) {
-    if data.starts(with: [0xFF, 0xFE]) { return (try transcodeUTF16(data, bigEndian: false), .utf16LittleEndian) }
-    if data.starts(with: [0xFE, 0xFF]) { return (try transcodeUTF16(data, bigEndian: true), .utf16BigEndian) }
-    return (data, data.starts(with: [0xEF, 0xBB, 0xBF]) ? .utf8WithBOM : .utf8)
-  }
-
-  private static func transcodeUTF16(_ data: Data, bigEndian: Bool) throws -> Data {
-    var out = [UInt8]()
-    out.reserveCapacity(data.count)
-    var units = [UInt16]()
-    units.reserveCapacity(data.count / 2)
-    var k = data.startIndex + 2
-    while k + 1 < data.endIndex {
-      let a = UInt16(data[k])
-      let b = UInt16(data[k + 1])
-      units.append(bigEndian ? a << 8 | b : b << 8 | a)
-      k += 2
+  /// (a byte order mark kept), UTF-16 and UTF-32 (which need a byte order mark)
+  /// transcoded to UTF-8 without one. Source map offsets count bytes of this text.
+  package static func text(of data: Data) throws -> (text: Data, encoding: TextEncoding) {
+    let encoding = TextEncoding.detect(data)
+    if encoding.isUTF8 { return (data, encoding) }
+    do {
+      return (try encoding.utf8(data), encoding)
+    } catch {
+      let name = if case .utf16 = encoding { "UTF-16" } else { "UTF-32" }
+      let problem =
+        error.problem == .truncated
+        ? "\(name) text ends in the middle of a character" : "invalid \(name): a lone surrogate"
+      throw PrefsError.syntax(problem, format: Format.openStep.name, stage: .reader, position: error.position)
     }
-    var decoder = UTF16()
-    var iterator = units.makeIterator()
-    loop: while true {
-      switch decoder.decode(&iterator) {
-      case .scalarValue(let scalar): UTF8.encode(scalar) { out.append($0) }
-      case .emptyInput: break loop
-      case .error:
-        let (line, column) = lineAndColumn(of: out.count, in: out, from: 0)
-        throw PrefsError.syntax(in: .openStep, "invalid UTF-16: a lone surrogate", line: line, column: column)
-      }
-    }
-    if data.count % 2 != 0 {
-      let (line, column) = lineAndColumn(of: out.count, in: out, from: 0)
-      throw PrefsError.syntax(
-        in: .openStep, "UTF-16 text ends in the middle of a character", line: line, column: column)
-    }
-    return Data(out)
   }
 
   // MARK: Document
@@ -292,8 +260,8 @@ struct OpenStepReader {
         i += 1
         return Data(result)
       }
-      if let high = hexValue(byte) {
-        guard i + 1 < bytes.count, let low = hexValue(bytes[i + 1]) else {
+      if let high = hexDigitValue(byte) {
+        guard i + 1 < bytes.count, let low = hexDigitValue(bytes[i + 1]) else {
           throw error("odd number of hex digits in data: expected a second digit", at: i + 1)
         }
         result.append(high << 4 | low)
@@ -431,7 +399,7 @@ struct OpenStepReader {
   private mutating func hexEscape(at escape: Int) throws -> UInt16 {
     var unit: UInt16 = 0
     var count = 0
-    while count < 4, i < bytes.count, let digit = hexValue(bytes[i]) {
+    while count < 4, i < bytes.count, let digit = hexDigitValue(bytes[i]) {
       unit = unit << 4 | UInt16(digit)
       count += 1
       i += 1
@@ -446,15 +414,6 @@ struct OpenStepReader {
     error(
       "bad escape '\\U\(String(unit, radix: 16, uppercase: true))': a lone UTF-16 surrogate is not a character",
       at: escape)
-  }
-
-  private func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 
   /// NeXTSTEP Latin 0x80...0xFD, as UTF-16 (CF's table; 0xFE and 0xFF have no character).

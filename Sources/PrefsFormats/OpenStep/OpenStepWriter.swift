@@ -197,10 +197,8 @@ struct OpenStepWriter {
   }
 
   /// `<0fbd7712 0102>`: lower-case hex, a space after every four bytes.
-  private static let hexDigits = Array("0123456789abcdef".utf8)
-
   private func data(_ data: Data) throws {
-    let digits = Self.hexDigits
+    let digits = lowercaseHexDigits
     var text = [UInt8(ascii: "<")]
     text.reserveCapacity(data.count * 2 + data.count / 4 + 2)
     for (n, byte) in data.enumerated() {

@@ -77,28 +77,14 @@ public struct PlistCodec: FormatCodec {
     case .openStep?: return .openStep
     default:
       // UTF-32 (with or without a byte order mark) and UTF-16 without one, by the NULs around `<`.
-      let utf16WithMark = data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE])
-      switch XMLPlistReader.unicodeEncoding(of: data) {
-      case .utf32BigEndian?, .utf32LittleEndian?: return .xml
-      case .some where !utf16WithMark: return .xml
+      let encoding = XMLPlistReader.unicodeEncoding(of: data)
+      switch encoding {
+      case .utf32?, .utf16(_, marked: false)?: return .xml
       default: break
       }
-      var rest = data[...]
-      if rest.starts(with: [0xEF, 0xBB, 0xBF]) {
-        rest = rest.dropFirst(3)
-      } else if rest.starts(with: [0xFF, 0xFE]) || rest.starts(with: [0xFE, 0xFF]) {
-        // Keep the byte of each UTF-16 unit that holds ASCII; a zero stands in for the rest.
-        let bigEndian = rest.first == 0xFE
-        rest = rest.dropFirst(2)
-        var ascii = [UInt8]()
-        var k = rest.startIndex
-        while k + 1 < rest.endIndex, ascii.count < 16 {
-          let (high, low) = bigEndian ? (rest[k], rest[k + 1]) : (rest[k + 1], rest[k])
-          ascii.append(high == 0 && low < 0x80 ? low : 0)
-          k += 2
-        }
-        rest = Data(ascii)[...]
-      }
+      // The start as UTF-8: what is not ASCII there cannot make `<` or hex digits.
+      var rest = data.dropFirst(TextEncoding.utf8MarkLength(data))
+      if let encoding, let text = try? encoding.utf8(data.prefix(256), repairing: true) { rest = text[...] }
       guard let first = rest.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }),
         rest[first] == UInt8(ascii: "<")
       else { return .openStep }
@@ -130,7 +116,7 @@ extension PlistCodec {
   }
 }
 
-/// A key path for messages: `'a.b.0'`, or `the root`.
+/// A key path for messages: `'a.b.0'`, or `the top level`.
 package func plistPath(_ path: [PrefKeyPath.Component]) -> String {
-  path.isEmpty ? "the root" : "'\(PrefKeyPath(path).description)'"
+  path.isEmpty ? PrefKeyPath().nameInMessages : "'\(PrefKeyPath(path).description)'"
 }

@@ -73,15 +73,9 @@ package struct XMLPlistReader {
 
   /// The UTF-16 or UTF-32 form the first bytes of `data` show: a byte order mark, or
   /// the NULs around a first `<`; nil for text of single bytes (or UTF-8).
-  static func unicodeEncoding(of data: Data) -> String.Encoding? {
-    let head = Array(data.prefix(4))
-    return switch head {
-    case [0x00, 0x00, 0xFE, 0xFF], [0x00, 0x00, 0x00, 0x3C]: .utf32BigEndian
-    case [0xFF, 0xFE, 0x00, 0x00], [0x3C, 0x00, 0x00, 0x00]: .utf32LittleEndian
-    case _ where head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0x00, 0x3C]): .utf16BigEndian
-    case _ where head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0x3C, 0x00]): .utf16LittleEndian
-    default: nil
-    }
+  static func unicodeEncoding(of data: Data) -> TextEncoding? {
+    let encoding = TextEncoding.detect(data, unmarkedFirst: UInt8(ascii: "<"))
+    return encoding.isUTF8 ? nil : encoding
   }
 
   /// `data` as UTF-8, the only encoding the reader parses: UTF-8 as it is; UTF-16
@@ -92,14 +86,10 @@ package struct XMLPlistReader {
   static func utf8(_ data: Data) throws -> Data {
     if canRead(data) { return data }
     if let unicode = unicodeEncoding(of: data) {
-      guard let text = String(data: data, encoding: unicode) else {
-        throw PrefsError.syntax(
-          in: .xml,
-          "the XML plist is not valid \(unicode == .utf16BigEndian || unicode == .utf16LittleEndian ? "UTF-16" : "UTF-32")",
-          line: 1, column: 1)
+      guard let utf8 = try? unicode.utf8(data) else {
+        let name = if case .utf16 = unicode { "UTF-16" } else { "UTF-32" }
+        throw PrefsError.syntax(in: .xml, "the XML plist is not valid \(name)", line: 1, column: 1, stage: .reader)
       }
-      var utf8 = Data(text.utf8)
-      if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8 = utf8.dropFirst(3) }
       return utf8
     }
     let name = declaredEncoding(data.prefix(256)) ?? ""
@@ -165,7 +155,7 @@ struct XMLPlistParser {
   // MARK: Document
 
   mutating func read() throws -> PrefValue {
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+    i = TextEncoding.utf8MarkLength(bytes)
     try skipMisc(prolog: true)
     guard peek(UInt8(ascii: "<")) else { throw error("expected '<plist>'") }
     let tag = try openTag()

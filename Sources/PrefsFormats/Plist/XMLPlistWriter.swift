@@ -276,56 +276,14 @@ struct XMLPlistWriter {
     }
   }
 
-  private static let alphabet = Array(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
   /// Base64 in lines of `76 - 8 * depth` characters, indented like CF (at most 8 tabs).
   private func base64(_ data: Data, depth: Int) throws {
-    guard !data.isEmpty else { return }
     let tabs = min(depth, 8)
-    let lineLength = 76 - 8 * tabs
-    try Self.alphabet.withUnsafeBufferPointer { table in
-      try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-        // One line at a time: tabs, up to `lineLength` characters, a line feed.
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8 + 76 + 1) { line in
-          for k in 0..<tabs { line[k] = 0x09 }
-          var i = 0
-          var n = tabs
-          // Whole groups of three bytes, then the padded tail.
-          while i + 3 <= bytes.count {
-            let b0 = bytes[i]
-            let b1 = bytes[i + 1]
-            let b2 = bytes[i + 2]
-            line[n] = table[Int(b0 >> 2)]
-            line[n + 1] = table[Int((b0 & 0x03) << 4 | b1 >> 4)]
-            line[n + 2] = table[Int((b1 & 0x0F) << 2 | b2 >> 6)]
-            line[n + 3] = table[Int(b2 & 0x3F)]
-            n += 4
-            i += 3
-            if n - tabs >= lineLength || i >= bytes.count {
-              line[n] = 0x0A
-              try out.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(line)[0..<(n + 1)]))
-              n = tabs
-            }
-          }
-          while i < bytes.count {
-            let b0 = bytes[i]
-            let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
-            let b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
-            line[n] = table[Int(b0 >> 2)]
-            line[n + 1] = table[Int((b0 & 0x03) << 4 | b1 >> 4)]
-            line[n + 2] = i + 1 < bytes.count ? table[Int((b1 & 0x0F) << 2 | b2 >> 6)] : UInt8(ascii: "=")
-            line[n + 3] = i + 2 < bytes.count ? table[Int(b2 & 0x3F)] : UInt8(ascii: "=")
-            n += 4
-            i += 3
-            if n - tabs >= lineLength || i >= bytes.count {
-              line[n] = 0x0A
-              try out.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(line)[0..<(n + 1)]))
-              n = tabs
-            }
-          }
-        }
-      }
+    try Base64.encode(data, lineLength: 76 - 8 * tabs) { characters in
+      // Tabs whatever the document's indentation, as CF writes them.
+      for _ in 0..<tabs { try out.write(0x09) }
+      try out.write(UnsafeRawBufferPointer(characters))
+      try out.write(UInt8(ascii: "\n"))
     }
   }
 }

@@ -179,10 +179,9 @@ final class YAMLEmitter {
         try scalar("", tag: Self.binaryTag, style: YAML_DOUBLE_QUOTED_SCALAR_STYLE)
       } else if d.count <= 57 {
         // 57 bytes make one 76-character base64 line.
-        try scalar(d.base64EncodedString(), tag: Self.binaryTag, style: YAML_PLAIN_SCALAR_STYLE)
+        try scalar(Base64.encode(d), tag: Self.binaryTag, style: YAML_PLAIN_SCALAR_STYLE)
       } else {
-        let lines =
-          d.base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed]) + "\n"
+        let lines = Base64.encodedLines(d, lineLength: 76) + "\n"
         try scalar(lines, tag: Self.binaryTag, style: YAML_LITERAL_SCALAR_STYLE)
       }
     case .uid(let u):

@@ -154,11 +154,11 @@ struct YAMLOffsets {
 
   init(_ bytes: UnsafeRawBufferPointer?) {
     self.bytes = bytes
-    let bom = bytes.map { $0.starts(with: [0xEF, 0xBB, 0xBF]) } ?? false
-    start = bom ? 3 : 0
+    let start = bytes.map { TextEncoding.utf8MarkLength($0) } ?? 0
+    self.start = start
     isASCII =
       bytes.map { raw in
-        UTF8Text.isASCII(UnsafeBufferPointer(rebasing: raw.assumingMemoryBound(to: UInt8.self)[(bom ? 3 : 0)...]))
+        UTF8Text.isASCII(UnsafeBufferPointer(rebasing: raw.assumingMemoryBound(to: UInt8.self)[start...]))
       } ?? true
     byte = start
   }

@@ -110,9 +110,7 @@ enum YAMLResolver {
   // MARK: Numbers, YAML 1.2 core
 
   private static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
-  private static func isHex(_ c: UInt8) -> Bool {
-    isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46)
-  }
+  private static func isHex(_ c: UInt8) -> Bool { hexDigitValue(c) != nil }
 
   /// Whether `text` starts with `-` (or `+`), and where its digits start.
   private static func sign(of text: Bytes) -> (negative: Bool, start: Int) {

@@ -57,7 +57,7 @@ extension PrefChange {
   /// The change on one line: `~ path: old -> new`, `+ path: new`, `- path: old`;
   /// a change of type names both types.
   public var line: String {
-    let location = path.components.isEmpty ? "(top level)" : path.description
+    let location = path.nameInMessages
     switch kind {
     case .added: return "+ \(location): \(new!.inlineText())"
     case .removed: return "- \(location): \(old!.inlineText())"

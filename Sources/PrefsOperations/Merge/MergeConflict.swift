@@ -45,7 +45,7 @@ public struct MergeConflict: Sendable, Equatable {
       shown = path.appending(index: items.lowerBound)
       if items.count > 1 { return shown.description + "-\(items.upperBound - 1)" }
     }
-    return shown.components.isEmpty ? "(top level)" : shown.description
+    return shown.nameInMessages
   }
 
   /// Which side of a conflict to take.
@@ -138,7 +138,7 @@ extension PrefDictionary {
     if preceding == nil || !contains(preceding!) { pairs.append((key, value)) }
     for entry in self {
       pairs.append(entry)
-      if let preceding, entry.key == preceding { pairs.append((key, value)) }
+      if let preceding, sameScalars(entry.key, preceding) { pairs.append((key, value)) }
     }
     return PrefDictionary(pairs)
   }

@@ -114,9 +114,10 @@ private struct Merger {
     // Keys only OTHER has: added there, or removed here and changed there.
     var added: [(after: String?, key: String, value: PrefValue)] = []
     var previous: String?
-    var kept = Set(pairs.map(\.key))
+    // Keys go by their scalars, as the model tells them apart.
+    var kept = Set(pairs.map { ScalarKey($0.key) })
     for (key, value) in o {
-      defer { if kept.contains(key) { previous = key } }
+      defer { if kept.contains(ScalarKey(key)) { previous = key } }
       guard !c.contains(key) else { continue }
       if let baseValue = b[key] {
         if baseValue != value {
@@ -126,16 +127,16 @@ private struct Merger {
         }
       } else {
         added.append((previous, key, value))
-        kept.insert(key)
+        kept.insert(ScalarKey(key))
       }
     }
     guard !added.isEmpty else { return PrefDictionary(pairs) }
     // Each added key goes after the key before it in OTHER (or first when none is).
-    var after: [String: [(String, PrefValue)]] = [:]
+    var after: [ScalarKey: [(String, PrefValue)]] = [:]
     var atStart: [(String, PrefValue)] = []
     for entry in added {
       if let anchor = entry.after {
-        after[anchor, default: []].append((entry.key, entry.value))
+        after[ScalarKey(anchor), default: []].append((entry.key, entry.value))
       } else {
         atStart.append((entry.key, entry.value))
       }
@@ -144,7 +145,7 @@ private struct Merger {
     result.reserveCapacity(pairs.count + added.count)
     func place(_ key: String, _ value: PrefValue) {
       result.append((key, value))
-      for (k, v) in after[key] ?? [] { place(k, v) }
+      for (k, v) in after[ScalarKey(key)] ?? [] { place(k, v) }
     }
     for (key, value) in atStart { place(key, value) }
     for (key, value) in pairs { place(key, value) }

@@ -48,7 +48,7 @@ public struct LintFinding: Sendable, Equatable, CustomStringConvertible {
   /// or `FILE: message`; a key path follows the position where the file has lines
   /// (`FILE:LINE:COL: keypath: message`).
   public var description: String {
-    let text = keyPath.map { "\(PrefValue.name($0)): \(message)" } ?? message
+    let text = keyPath.map { "\($0.nameInMessages): \(message)" } ?? message
     return PrefsError.located(text, file: file, position: position)
   }
 }

@@ -73,7 +73,7 @@ public enum SettingsMerge {
       case .replace(let inner): return try plain(inner, at: path)
       case .delete:
         throw PrefsError(
-          .settings(problem: "\(path.descriptionOrTop): !delete removes a key; an array item cannot be deleted so"),
+          .settings(problem: "\(path.nameInMessages): !delete removes a key; an array item cannot be deleted so"),
           position: position, hints: ["use !replace on the array to give its exact items"])
       }
     }

@@ -4,6 +4,20 @@ import PrefsKit
 /// `Process` puts a child in a process group of its own, which a terminal editor
 /// cannot use; see ``Editor``).
 enum ChildProcess {
+  // posix_spawn's attributes and file actions: optional opaque pointers on Darwin,
+  // structs in Glibc and Musl; each is set up by its `_init` before use.
+  #if canImport(Darwin)
+    typealias Attributes = posix_spawnattr_t?
+    typealias Actions = posix_spawn_file_actions_t?
+    static var newAttributes: Attributes { nil }
+    static var newActions: Actions { nil }
+  #else
+    typealias Attributes = posix_spawnattr_t
+    typealias Actions = posix_spawn_file_actions_t
+    static var newAttributes: Attributes { Attributes() }
+    static var newActions: Actions { Actions() }
+  #endif
+
   /// How a child ended.
   enum Outcome: Equatable {
     case exited(Int32)
@@ -14,8 +28,8 @@ enum ChildProcess {
   /// and `attributes` and `actions` when given; returns its process ID. `what`
   /// names it in the error when it cannot start.
   static func spawn(
-    _ arguments: [String], what: String, attributes: UnsafePointer<posix_spawnattr_t>? = nil,
-    actions: UnsafePointer<posix_spawn_file_actions_t>? = nil
+    _ arguments: [String], what: String, attributes: UnsafePointer<Attributes>? = nil,
+    actions: UnsafePointer<Actions>? = nil
   ) throws -> pid_t {
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
@@ -48,11 +62,7 @@ enum ChildProcess {
     guard pipe(&ends) == 0 else {
       throw PrefsError(.other(.io, "cannot run \(arguments[0]): \(systemErrorText(errno))"))
     }
-    #if canImport(Darwin)
-      var actions: posix_spawn_file_actions_t? = nil
-    #else
-      var actions = posix_spawn_file_actions_t()
-    #endif
+    var actions = newActions
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)

@@ -21,11 +21,7 @@ enum Editor {
   static func run(_ editor: String, on file: String) throws -> (
     outcome: ChildProcess.Outcome, interruption: Int32?
   ) {
-    #if canImport(Darwin)
-      var attributes: posix_spawnattr_t? = nil
-    #else
-      var attributes = posix_spawnattr_t()
-    #endif
+    var attributes = ChildProcess.newAttributes
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     // The editor starts with the default action for the signals prefs handles or
