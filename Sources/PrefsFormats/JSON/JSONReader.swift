@@ -434,7 +434,9 @@ struct JSONReader {
     for _ in 0..<4 {
       i += 1
       let b = bytes[i]
-      guard let digit = hexDigitValue(b) else { throw error("\\u needs four hex digits", at: escapeStart, stage: .scanner) }
+      guard let digit = hexDigitValue(b) else {
+        throw error("\\u needs four hex digits", at: escapeStart, stage: .scanner)
+      }
       value = value << 4 | UInt16(digit)
     }
     return value
