@@ -487,38 +487,8 @@ struct OpenStepReader {
   }
 
   private func error(_ kind: PrefsError.Kind, at k: Int) -> PrefsError {
-    let (line, column) = Self.lineAndColumn(of: min(k, bytes.count), in: bytes, from: start)
-    return PrefsError(kind, position: .lineColumn(line: line, column: column))
-  }
-
-  /// 1-based line (LF, CR and CRLF each end one) and column (in Unicode scalars) of
-  /// byte `k`, counting from `begin` (after a byte order mark).
-  static func lineAndColumn(of k: Int, in bytes: some Collection<UInt8>, from begin: Int) -> (Int, Int) {
-    var line = 1
-    var lineStart = begin
-    var previous: UInt8 = 0
-    var offset = 0
-    for byte in bytes {
-      defer { offset += 1 }
-      guard offset >= begin else { continue }
-      guard offset < k else { break }
-      if byte == 0x0A {
-        if previous != 0x0D { line += 1 }
-        lineStart = offset + 1
-      } else if byte == 0x0D {
-        line += 1
-        lineStart = offset + 1
-      }
-      previous = byte
-    }
-    var column = 1
-    offset = 0
-    for byte in bytes {
-      defer { offset += 1 }
-      guard offset >= lineStart else { continue }
-      guard offset < k else { break }
-      if byte & 0xC0 != 0x80 { column += 1 }
-    }
-    return (line, column)
+    // Lines and columns count from after a byte order mark.
+    let text = UnsafeBufferPointer(rebasing: bytes[start...])
+    return PrefsError(kind, position: .of(offset: min(k, bytes.count) - start, in: text))
   }
 }

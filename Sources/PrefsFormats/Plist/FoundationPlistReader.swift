@@ -240,8 +240,9 @@ import PrefsText
           in: raw.bindMemory(to: UInt8.self), from: doctype.upperBound - bytes.startIndex, where: XMLMarkup.endsDoctype)
       }
       guard let subset, bytes[bytes.startIndex + subset] == UInt8(ascii: "[") else { return }
-      let (line, column) = lineAndColumn(of: bytes.startIndex + subset, in: bytes)
-      throw PrefsError.syntax(in: .xml, XMLMarkup.internalSubsetRefusal, line: line, column: column)
+      throw PrefsError.syntax(
+        XMLMarkup.internalSubsetRefusal, format: Format.xml.name, stage: .parser,
+        position: .of(offset: subset, in: bytes))
     }
 
     private static func firstRange(of needle: [UInt8], in bytes: Data) -> Range<Data.Index>? {
@@ -254,18 +255,6 @@ import PrefsText
         i += 1
       }
       return nil
-    }
-
-    /// 1-based line and column (in characters) of byte `index`.
-    static func lineAndColumn(of index: Data.Index, in bytes: Data) -> (Int, Int) {
-      var line = 1
-      var lineStart = bytes.startIndex
-      for i in bytes.startIndex..<index where bytes[i] == 0x0A {
-        line += 1
-        lineStart = i + 1
-      }
-      let column = String(decoding: bytes[lineStart..<index], as: UTF8.self).count + 1
-      return (line, column)
     }
   }
 

@@ -99,10 +99,11 @@ final class YAMLEventStream {
       // The scanner stops at a tab where indentation is read, at the tab itself or
       // (a tab before a plain scalar) at the scalar after it; either way the tab in
       // the line's indentation is what to point at.
-      if p.error == YAML_SCANNER_ERROR, let tab = Self.indentingTab(onLine: Int(p.problem_mark.line) + 1, in: input),
-        tab.column <= Int(p.problem_mark.column) + 1
-      {
-        return syntax("tabs cannot indent YAML; use spaces", .scanner, at: tab)
+      if p.error == YAML_SCANNER_ERROR {
+        var offsets = YAMLOffsets(input)
+        if let tab = Self.indentingTab(before: offsets.byteOffset(p.problem_mark), in: input) {
+          return syntax("tabs cannot indent YAML; use spaces", .scanner, at: Self.mark(atByte: tab, in: input))
+        }
       }
       var message = problem
       if let context = p.context {
@@ -113,20 +114,17 @@ final class YAMLEventStream {
     }
   }
 
-  /// The first tab in the indentation of line `line` (1-based), if any.
-  static func indentingTab(onLine line: Int, in bytes: UnsafeRawBufferPointer) -> YAMLMark? {
-    var current = 1
-    var index = 0
-    while current < line, index < bytes.count {
-      if bytes[index] == UInt8(ascii: "\n") { current += 1 }
+  /// The byte offset of the first tab in the indentation of the line that holds byte
+  /// `offset`, when that tab is at or before it.
+  static func indentingTab(before offset: Int, in bytes: UnsafeRawBufferPointer) -> Int? {
+    let offset = min(offset, bytes.count)
+    var index = offset
+    while index > 0, bytes[index - 1] != UInt8(ascii: "\n"), bytes[index - 1] != UInt8(ascii: "\r") { index -= 1 }
+    while index <= offset, index < bytes.count,
+      bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")
+    {
+      if bytes[index] == UInt8(ascii: "\t") { return index }
       index += 1
-    }
-    guard current == line else { return nil }
-    var column = 1
-    while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") {
-      if bytes[index] == UInt8(ascii: "\t") { return YAMLMark(line: line, column: column) }
-      index += 1
-      column += 1
     }
     return nil
   }
