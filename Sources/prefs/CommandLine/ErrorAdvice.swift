@@ -26,7 +26,7 @@ enum ErrorAdvice {
     case .unreadableDomain(let backup, let cause):
       return hints(for: cause) + ["the domain was not changed; --force replaces it, keeping a copy in \(backup)"]
     case .nonFiniteReal(let real, _):
-      return ["without --plain it is written as {\"$real\": \"\(real.isNaN ? "nan" : real > 0 ? "inf" : "-inf")\"}"]
+      return ["without --plain it is written as {\"$real\": \"\(TextForms.nonFiniteWord(real))\"}"]
     case .typeMismatch(let text, _, let kind):
       return [
         "give the type to change it on purpose (-string \(text), --type string)"
