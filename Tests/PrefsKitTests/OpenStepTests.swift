@@ -151,6 +151,17 @@ import Testing
     #expect(error?.position == .lineColumn(line: 2, column: 1))
   }
 
+  @Test func utf32StringsFilesWithAByteOrderMark() throws {
+    let text = "\"greeting\" = \"Grüß dich 👋\";\n"
+    for (bom, encoding) in [
+      ([UInt8(0xFF), 0xFE, 0x00, 0x00], String.Encoding.utf32LittleEndian),
+      ([0x00, 0x00, 0xFE, 0xFF], .utf32BigEndian),
+    ] {
+      let value = try OpenStepReader.read(Data(bom) + text.data(using: encoding)!)
+      #expect(value == .dictionary(["greeting": .string("Grüß dich 👋")]))
+    }
+  }
+
   @Test func utf16StringsFilesWithAByteOrderMark() throws {
     let text = "/* UTF-16 */\n\"greeting\" = \"Grüß dich 👋\";\n\"zzz\" = \"last\";\n\"aaa\";\n"
     for (bom, encoding) in [

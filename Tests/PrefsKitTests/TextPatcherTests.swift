@@ -266,6 +266,16 @@ import Testing
     #expect(back.dropFirst() == text.replacingOccurrences(of: "<string>1</string>", with: "<string>2</string>"))
   }
 
+  @Test func stringsUTF32StaysUTF32() throws {
+    let text = "\"a\" = \"ü\";\n\"b\" = \"1\";\n"
+    let data = Data([0x00, 0x00, 0xFE, 0xFF]) + text.data(using: .utf32BigEndian)!
+    let document = try #require(try TextDocument(data, format: .openStep))
+    let result = try document.patched(to: try document.value.setting(.string("2"), at: ["b"]))
+    #expect(result.rewrittenWhole == nil)
+    let expected = text.replacingOccurrences(of: "\"1\"", with: "2")
+    #expect(result.data == Data([0x00, 0x00, 0xFE, 0xFF]) + expected.data(using: .utf32BigEndian)!)
+  }
+
   @Test func unchangedValueGivesTheSameBytes() throws {
     for (text, format) in [(yaml, Format.yaml), (json, .json), (plist, .xml)] {
       let document = try #require(try TextDocument(Data(text.utf8), format: format))
