@@ -32,6 +32,11 @@ struct YAMLParser {
     /// A sequence that lost a null under `--drop-nulls`: merged through an alias
     /// (`<<: *list`), it would merge less than it says, which both loaders refuse.
     var droppedNull = false
+    /// The settings directives inside it, by their path below it: an alias repeats
+    /// them where it stands.
+    var directives:
+      [(directive: SettingsDirective, path: ArraySlice<PrefKeyPath.Component>, position: SourcePosition?)] =
+        []
   }
 
   private struct Frame {
@@ -63,8 +68,9 @@ struct YAMLParser {
       if case .merge? = key { return true }
       return false
     }
-    /// `!replace` (settings files only): the collection replaces what is there.
-    var replaces = false
+    /// How many directives were reported before an anchored collection opened, when
+    /// they are being reported: those after it are inside it.
+    var directivesBefore = 0
   }
 
   private enum PendingKey {
@@ -156,8 +162,16 @@ struct YAMLParser {
         // Index, not `stack.last`: that would copy the whole frame for every scalar.
         let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
         (done, isMergeKey) = try scalar(event, at: at, keyPosition: keyPosition)
+        var directive: SettingsDirective? = nil
+        if let tag = event.pointee.data.scalar.tag, let log = options.settingsDirectives, !keyPosition,
+          string(tag) == "!delete"
+        {
+          log.report(.delete, at: try directivePath(stack, at: at), position: at.position)
+          directive = .delete
+        }
         if let anchor = event.pointee.data.scalar.anchor {
-          anchors[string(anchor)] = Anchored(node: done, count: 1, height: 0)
+          anchors[string(anchor)] = Anchored(
+            node: done, count: 1, height: 0, directives: directive.map { [($0, ArraySlice(), at.position)] } ?? [])
         }
         if let map {
           let s = event.pointee.data.scalar
@@ -190,6 +204,15 @@ struct YAMLParser {
         done = anchored.node
         count = anchored.count
         height = anchored.height
+        if !anchored.directives.isEmpty, let log = options.settingsDirectives,
+          stack.isEmpty || !stack[stack.count - 1].isMapping || stack[stack.count - 1].key != nil
+        {
+          // The alias repeats the directives with the node: here too is where they stand.
+          let path = try directivePath(stack, at: at)
+          for (directive, below, position) in anchored.directives {
+            log.report(directive, at: PrefKeyPath(path.components + below), position: position)
+          }
+        }
         if let map {
           let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
           record(event, in: map, keyPosition: keyPosition, node: done, isMergeKey: false, flags: .alias)
@@ -210,9 +233,13 @@ struct YAMLParser {
           isMapping
           ? event.pointee.data.mapping_start.anchor : event.pointee.data.sequence_start.anchor
         let tagText = tag.map(string)
-        let replaces = options.settingsDirectives && tagText == "!replace"
-        if options.settingsDirectives, tagText == "!delete" {
-          throw at.error("!delete takes no value: write 'key: !delete'")
+        var replaces = false
+        if let log = options.settingsDirectives, let tagText {
+          if tagText == "!delete" { throw at.error("!delete takes no value: write 'key: !delete'") }
+          if tagText == "!replace" {
+            log.report(.replace, at: try directivePath(stack, at: at), position: at.position)
+            replaces = true
+          }
         }
         let embedded = try replaces ? nil : tagText.flatMap { try checkCollectionTag($0, isMapping: isMapping, at: at) }
         let isFlow =
@@ -223,8 +250,12 @@ struct YAMLParser {
         stack.append(
           Frame(
             isMapping: isMapping, isFlow: isFlow, start: at, anchor: anchor.map(string), isMergeSources: isMergeSources,
-            embedded: embedded, replaces: replaces))
+            embedded: embedded))
         if let name = stack[stack.count - 1].anchor {
+          if let log = options.settingsDirectives {
+            // Its own `!replace`, just reported, is inside it.
+            stack[stack.count - 1].directivesBefore = log.entries.count - (replaces ? 1 : 0)
+          }
           // An alias inside this node must not reach the node the name stood for before.
           anchors[name] = nil
           openAnchors[name, default: 0] += 1
@@ -251,11 +282,14 @@ struct YAMLParser {
               start.error("\(kind.yamlTag) value cannot be encoded: \($0)")
             })
         }
-        if frame.replaces, case .value(let value) = done {
-          done = .value(SettingsDirective.marker(.replace(value), position: frame.start.position))
-        }
         if let anchor = frame.anchor {
-          anchors[anchor] = Anchored(node: done, count: count, height: height, droppedNull: frame.droppedNull)
+          anchors[anchor] = Anchored(
+            node: done, count: count, height: height, droppedNull: frame.droppedNull,
+            directives: options.settingsDirectives.map { log in
+              log.entries[frame.directivesBefore...].map {
+                ($0.directive, $0.path.components.dropFirst(stack.count), $0.position)
+              }
+            } ?? [])
           openAnchors[anchor, default: 1] -= 1
         }
         if let map {
@@ -273,6 +307,24 @@ struct YAMLParser {
       if stack.isEmpty { return (done, at) }
       try add(done, count: count, height: height, isMergeKey: isMergeKey, at: at, to: &stack[stack.count - 1])
     }
+  }
+
+  /// The key path of the node about to be added to the innermost collection of
+  /// `stack`, for a settings directive there. A merge key (`<<`) moves entries to
+  /// another mapping, where keys given after them win: a directive cannot come so.
+  private func directivePath(_ stack: [Frame], at: YAMLMark) throws -> PrefKeyPath {
+    var components: [PrefKeyPath.Component] = []
+    for frame in stack {
+      guard frame.isMapping else {
+        components.append(.index(frame.items.count))
+        continue
+      }
+      guard case .key(let key, _)? = frame.key else {
+        throw at.error("!replace and !delete cannot come through a merge key (<<)")
+      }
+      components.append(.key(key))
+    }
+    return PrefKeyPath(components)
   }
 
   /// Adds a finished node to the collection being built.
@@ -318,9 +370,6 @@ struct YAMLParser {
             "mapping key is \(keyValue.kind.rawValue), not a string: keys must be strings",
             hints: ["quote the key"])
         }
-      }
-      if options.settingsDirectives, SettingsDirective.isReserved(key) {
-        throw at.error(SettingsDirective.reservedKeyError())
       }
       // Duplicates of kept keys show when the value is added; dropped ones here.
       if !frame.droppedKeys.isEmpty, frame.droppedKeys.contains(ScalarKey(key)) {
@@ -450,11 +499,11 @@ struct YAMLParser {
   )
     throws -> Node
   {
-    if options.settingsDirectives {
+    if options.settingsDirectives != nil {
       switch string(tagPointer) {
       case "!delete":
         guard bytes.isEmpty else { throw at.error("!delete takes no value: write 'key: !delete'") }
-        return .value(SettingsDirective.marker(.delete, position: at.position))
+        return .value(SettingsDirective.deleteStandIn)
       case "!replace":
         throw at.error("!replace is for a mapping or a sequence; a scalar setting always replaces")
       default: break
@@ -465,7 +514,7 @@ struct YAMLParser {
         "unknown tag \(Self.shortTag(string(tagPointer)))",
         hints: [
           "known tags: !!str !!int !!float !!bool !!null !!timestamp !!binary !!map !!seq !uid"
-            + (options.settingsDirectives ? " !replace !delete" : "")
+            + (options.settingsDirectives != nil ? " !replace !delete" : "")
         ])
     }
     func text() -> String { String(decoding: bytes, as: UTF8.self) }
