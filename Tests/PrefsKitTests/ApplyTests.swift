@@ -227,6 +227,13 @@ import Testing
     #expect(throws: PrefsError.self) { try apply("list: [!delete]\n", to: nil) }
   }
 
+  @Test func aMergeKeyAppliesTheDirectivesOfTheKeysItGives() throws {
+    let result = try apply(
+      "base: &b\n  k: !delete\n  l: !replace [1]\nother:\n  <<: *b\n  l: [2]\n",
+      to: "base: {k: 1, l: [0]}\nother: {k: 2, l: [0]}\n")
+    #expect(result == (try yaml("base: {l: [1]}\nother: {l: [0, 2]}\n")))
+  }
+
   @Test func anAliasAppliesTheDirectivesOfItsNode() throws {
     let result = try apply("a: &x {k: !delete, l: 1}\nb: *x\n", to: "a: {k: 1}\nb: {k: 2, m: 3}\n")
     #expect(result == (try yaml("a: {l: 1}\nb: {m: 3, l: 1}\n")))

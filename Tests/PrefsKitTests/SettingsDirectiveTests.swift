@@ -50,9 +50,15 @@ import Testing
     #expect(own == ["replace a 1:4", "replace b 1:4"])
   }
 
-  @Test func aDirectiveCannotComeThroughAMergeKey() throws {
-    #expect(throws: PrefsError.self) { try read("a: &x {b: !delete}\nc:\n  <<: *x\n", as: .yaml) }
-    #expect(throws: PrefsError.self) { try read("c:\n  <<: {b: !delete}\n", as: .yaml) }
+  @Test func aMergeKeyGivesTheDirectivesOfTheKeysItGives() throws {
+    let (_, log) = try read("base: &b\n  k: !delete\n  l: !replace [1]\nother:\n  <<: *b\n  l: [2]\n", as: .yaml)
+    // `l` given in the mapping wins over the merged one, and its directive.
+    #expect(log == ["delete base.k 2:6", "replace base.l 3:6", "delete other.k 2:6"])
+    let (_, sources) = try read(
+      "a: &a {k: !delete, m: 1}\nb: &b {n: !delete, k: 2}\nc:\n  <<: [*b, *a]\nd:\n  <<: {k: !delete, z: 1}\n",
+      as: .yaml)
+    // The earlier mapping of a sequence wins.
+    #expect(sources == ["delete a.k 1:11", "delete b.n 2:11", "delete c.n 2:11", "delete d.k 6:11"])
   }
 
   @Test func theJSONReaderReportsDollarWords() throws {

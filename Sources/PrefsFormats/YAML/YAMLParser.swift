@@ -32,12 +32,13 @@ struct YAMLParser {
     /// A sequence that lost a null under `--drop-nulls`: merged through an alias
     /// (`<<: *list`), it would merge less than it says, which both loaders refuse.
     var droppedNull = false
-    /// The settings directives inside it, by their path below it: an alias repeats
-    /// them where it stands.
-    var directives:
-      [(directive: SettingsDirective, path: ArraySlice<PrefKeyPath.Component>, position: SourcePosition?)] =
-        []
+    /// The settings directives in it, by their path below it: an alias repeats them
+    /// where it stands.
+    var directives: [Directive] = []
   }
+
+  /// A settings directive in a node being read, by its path below that node.
+  private typealias Directive = (directive: SettingsDirective, path: [PrefKeyPath.Component], position: SourcePosition?)
 
   private struct Frame {
     var isMapping: Bool
@@ -68,9 +69,12 @@ struct YAMLParser {
       if case .merge? = key { return true }
       return false
     }
-    /// How many directives were reported before an anchored collection opened, when
-    /// they are being reported: those after it are inside it.
-    var directivesBefore = 0
+    /// The settings directives in the collection read so far, by their path below it
+    /// (only a settings-file read has any).
+    var directives: [Directive] = []
+    /// The settings directives in what its merge keys (`<<`) give, with the index in
+    /// ``merges`` their value starts at: only those of keys the merges decide stay.
+    var mergedDirectives: [(first: Int, directive: Directive)] = []
   }
 
   private enum PendingKey {
@@ -157,21 +161,20 @@ struct YAMLParser {
       var count = 1
       var height = 0
       var isMergeKey = false
+      /// The settings directives in the node just read, by their path below it.
+      var directives: [Directive] = []
       switch event.pointee.type {
       case YAML_SCALAR_EVENT:
         // Index, not `stack.last`: that would copy the whole frame for every scalar.
         let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
         (done, isMergeKey) = try scalar(event, at: at, keyPosition: keyPosition)
-        var directive: SettingsDirective? = nil
-        if let tag = event.pointee.data.scalar.tag, let log = options.settingsDirectives, !keyPosition,
+        if let tag = event.pointee.data.scalar.tag, options.settingsDirectives != nil, !keyPosition,
           string(tag) == "!delete"
         {
-          log.report(.delete, at: try directivePath(stack, at: at), position: at.position)
-          directive = .delete
+          directives = [(.delete, [], at.position)]
         }
         if let anchor = event.pointee.data.scalar.anchor {
-          anchors[string(anchor)] = Anchored(
-            node: done, count: 1, height: 0, directives: directive.map { [($0, ArraySlice(), at.position)] } ?? [])
+          anchors[string(anchor)] = Anchored(node: done, count: 1, height: 0, directives: directives)
         }
         if let map {
           let s = event.pointee.data.scalar
@@ -204,15 +207,8 @@ struct YAMLParser {
         done = anchored.node
         count = anchored.count
         height = anchored.height
-        if !anchored.directives.isEmpty, let log = options.settingsDirectives,
-          stack.isEmpty || !stack[stack.count - 1].isMapping || stack[stack.count - 1].key != nil
-        {
-          // The alias repeats the directives with the node: here too is where they stand.
-          let path = try directivePath(stack, at: at)
-          for (directive, below, position) in anchored.directives {
-            log.report(directive, at: PrefKeyPath(path.components + below), position: position)
-          }
-        }
+        // The alias repeats the directives with the node: here too is where they stand.
+        directives = anchored.directives
         if let map {
           let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
           record(event, in: map, keyPosition: keyPosition, node: done, isMergeKey: false, flags: .alias)
@@ -234,12 +230,9 @@ struct YAMLParser {
           ? event.pointee.data.mapping_start.anchor : event.pointee.data.sequence_start.anchor
         let tagText = tag.map(string)
         var replaces = false
-        if let log = options.settingsDirectives, let tagText {
+        if options.settingsDirectives != nil, let tagText {
           if tagText == "!delete" { throw at.error("!delete takes no value: write 'key: !delete'") }
-          if tagText == "!replace" {
-            log.report(.replace, at: try directivePath(stack, at: at), position: at.position)
-            replaces = true
-          }
+          replaces = tagText == "!replace"
         }
         let embedded = try replaces ? nil : tagText.flatMap { try checkCollectionTag($0, isMapping: isMapping, at: at) }
         let isFlow =
@@ -251,11 +244,8 @@ struct YAMLParser {
           Frame(
             isMapping: isMapping, isFlow: isFlow, start: at, anchor: anchor.map(string), isMergeSources: isMergeSources,
             embedded: embedded))
+        if replaces { stack[stack.count - 1].directives = [(.replace, [], at.position)] }
         if let name = stack[stack.count - 1].anchor {
-          if let log = options.settingsDirectives {
-            // Its own `!replace`, just reported, is inside it.
-            stack[stack.count - 1].directivesBefore = log.entries.count - (replaces ? 1 : 0)
-          }
           // An alias inside this node must not reach the node the name stood for before.
           anchors[name] = nil
           openAnchors[name, default: 0] += 1
@@ -270,6 +260,8 @@ struct YAMLParser {
         let frame = stack.removeLast()
         count = frame.count
         height = frame.height
+        directives = frame.directives
+        if !frame.mergedDirectives.isEmpty { directives += mergedDirectives(of: frame) }
         if frame.isMapping {
           done = .value(.dictionary(frame.merges.isEmpty ? frame.dict : merged(frame)))
         } else {
@@ -284,12 +276,7 @@ struct YAMLParser {
         }
         if let anchor = frame.anchor {
           anchors[anchor] = Anchored(
-            node: done, count: count, height: height, droppedNull: frame.droppedNull,
-            directives: options.settingsDirectives.map { log in
-              log.entries[frame.directivesBefore...].map {
-                ($0.directive, $0.path.components.dropFirst(stack.count), $0.position)
-              }
-            } ?? [])
+            node: done, count: count, height: height, droppedNull: frame.droppedNull, directives: directives)
           openAnchors[anchor, default: 1] -= 1
         }
         if let map {
@@ -299,32 +286,65 @@ struct YAMLParser {
           let node = frame.embedded != nil ? map.closeOpaque(end: lastEnd) : map.close(end: lastEnd)
           if !frame.merges.isEmpty { map.mark(node, .merges) }
         }
-        if stack.isEmpty { return (done, frame.start) }
+        if stack.isEmpty {
+          report(directives)
+          return (done, frame.start)
+        }
 
       default:
         throw at.error("unexpected YAML event")
       }
-      if stack.isEmpty { return (done, at) }
+      if stack.isEmpty {
+        report(directives)
+        return (done, at)
+      }
+      if !directives.isEmpty { hand(directives, to: &stack[stack.count - 1]) }
       try add(done, count: count, height: height, isMergeKey: isMergeKey, at: at, to: &stack[stack.count - 1])
     }
   }
 
-  /// The key path of the node about to be added to the innermost collection of
-  /// `stack`, for a settings directive there. A merge key (`<<`) moves entries to
-  /// another mapping, where keys given after them win: a directive cannot come so.
-  private func directivePath(_ stack: [Frame], at: YAMLMark) throws -> PrefKeyPath {
-    var components: [PrefKeyPath.Component] = []
-    for frame in stack {
-      guard frame.isMapping else {
-        components.append(.index(frame.items.count))
-        continue
-      }
-      guard case .key(let key, _)? = frame.key else {
-        throw at.error("!replace and !delete cannot come through a merge key (<<)")
-      }
-      components.append(.key(key))
+  /// Gives the directives of a node about to be added to `frame` to it, below the
+  /// key or index the node takes there (a key's own node takes none).
+  private func hand(_ directives: [Directive], to frame: inout Frame) {
+    guard frame.isMapping else {
+      let index = PrefKeyPath.Component.index(frame.items.count)
+      frame.directives += directives.map { ($0.directive, [index] + $0.path, $0.position) }
+      return
     }
-    return PrefKeyPath(components)
+    switch frame.key {
+    case .key(let key, _)?:
+      frame.directives += directives.map { ($0.directive, [.key(key)] + $0.path, $0.position) }
+    case .merge?:
+      frame.mergedDirectives += directives.map { (frame.merges.count, $0) }
+    case nil:
+      break
+    }
+  }
+
+  /// The directives of what a mapping's merge keys gave it that its keys still hold: a
+  /// key given in the mapping, or by an earlier merged mapping, wins over them.
+  private func mergedDirectives(of frame: Frame) -> [Directive] {
+    var kept: [Directive] = []
+    for (first, directive) in frame.mergedDirectives {
+      // Below a sequence of mappings, the first step is the mapping's index in it.
+      var source = first
+      var path = directive.path[...]
+      if case .index(let index)? = path.first {
+        source += index
+        path = path.dropFirst()
+      }
+      guard case .key(let key)? = path.first, source < frame.merges.count, !frame.dict.contains(key),
+        !frame.droppedKeys.contains(ScalarKey(key)), !frame.merges[..<source].contains(where: { $0.contains(key) })
+      else { continue }
+      kept.append((directive.directive, Array(path), directive.position))
+    }
+    return kept
+  }
+
+  /// Reports the directives of the whole document, whose paths are from its top.
+  private func report(_ directives: [Directive]) {
+    guard let log = options.settingsDirectives else { return }
+    for (directive, path, position) in directives { log.report(directive, at: PrefKeyPath(path), position: position) }
   }
 
   /// Adds a finished node to the collection being built.
