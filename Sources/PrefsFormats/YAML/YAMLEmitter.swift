@@ -232,6 +232,7 @@ final class YAMLEmitter {
   }
 
   /// Writes `value` one level down, at `component` of the path (nil: no path is kept).
+  @inline(__always)
   private func node(_ value: PrefValue, at component: PrefKeyPath.Component?) throws {
     guard let component else { return try node(value) }
     path.append(component)

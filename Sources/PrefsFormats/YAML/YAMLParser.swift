@@ -69,12 +69,18 @@ struct YAMLParser {
       if case .merge? = key { return true }
       return false
     }
-    /// The settings directives in the collection read so far, by their path below it
-    /// (only a settings-file read has any).
-    var directives: [Directive] = []
-    /// The settings directives in what its merge keys (`<<`) give, with the index in
-    /// ``merges`` their value starts at: only those of keys the merges decide stay.
-    var mergedDirectives: [(first: Int, directive: Directive)] = []
+    /// The settings directives in the collection read so far; nil until there is one,
+    /// so that other reads pay nothing for them.
+    var directives: FrameDirectives? = nil
+  }
+
+  /// The settings directives in a collection being read.
+  private struct FrameDirectives {
+    /// By their path below the collection.
+    var own: [Directive] = []
+    /// In what its merge keys (`<<`) give, with the index in ``Frame/merges`` their
+    /// value starts at: only those of keys the merges decide stay.
+    var merged: [(first: Int, directive: Directive)] = []
   }
 
   private enum PendingKey {
@@ -87,6 +93,10 @@ struct YAMLParser {
   /// that is not finished (the old node of that name is already replaced).
   private var openAnchors: [String: Int] = [:]
   private var expansion = 0
+  /// The settings directives in the node just read, by their path below it, until it
+  /// is added where it goes. A member, not a local of the loop: a read without
+  /// directives then pays no more than a test of it per node.
+  private var nodeDirectives: [Directive]? = nil
   /// Records where each value stands, when a source map is wanted.
   var map: SourceMapBuilder?
   /// Byte offsets of libyaml's marks (which count characters), for the map.
@@ -161,20 +171,13 @@ struct YAMLParser {
       var count = 1
       var height = 0
       var isMergeKey = false
-      /// The settings directives in the node just read, by their path below it.
-      var directives: [Directive] = []
       switch event.pointee.type {
       case YAML_SCALAR_EVENT:
         // Index, not `stack.last`: that would copy the whole frame for every scalar.
         let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
         (done, isMergeKey) = try scalar(event, at: at, keyPosition: keyPosition)
-        if let tag = event.pointee.data.scalar.tag, options.settingsDirectives != nil, !keyPosition,
-          string(tag) == "!delete"
-        {
-          directives = [(.delete, [], at.position)]
-        }
         if let anchor = event.pointee.data.scalar.anchor {
-          anchors[string(anchor)] = Anchored(node: done, count: 1, height: 0, directives: directives)
+          anchors[string(anchor)] = Anchored(node: done, count: 1, height: 0, directives: nodeDirectives ?? [])
         }
         if let map {
           let s = event.pointee.data.scalar
@@ -208,7 +211,7 @@ struct YAMLParser {
         count = anchored.count
         height = anchored.height
         // The alias repeats the directives with the node: here too is where they stand.
-        directives = anchored.directives
+        if !anchored.directives.isEmpty { nodeDirectives = anchored.directives }
         if let map {
           let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
           record(event, in: map, keyPosition: keyPosition, node: done, isMergeKey: false, flags: .alias)
@@ -244,7 +247,7 @@ struct YAMLParser {
           Frame(
             isMapping: isMapping, isFlow: isFlow, start: at, anchor: anchor.map(string), isMergeSources: isMergeSources,
             embedded: embedded))
-        if replaces { stack[stack.count - 1].directives = [(.replace, [], at.position)] }
+        if replaces { stack[stack.count - 1].directives = FrameDirectives(own: [(.replace, [], at.position)]) }
         if let name = stack[stack.count - 1].anchor {
           // An alias inside this node must not reach the node the name stood for before.
           anchors[name] = nil
@@ -260,8 +263,9 @@ struct YAMLParser {
         let frame = stack.removeLast()
         count = frame.count
         height = frame.height
-        directives = frame.directives
-        if !frame.mergedDirectives.isEmpty { directives += mergedDirectives(of: frame) }
+        if let inside = frame.directives {
+          nodeDirectives = inside.own + mergedDirectives(of: frame, inside.merged)
+        }
         if frame.isMapping {
           done = .value(.dictionary(frame.merges.isEmpty ? frame.dict : merged(frame)))
         } else {
@@ -276,7 +280,7 @@ struct YAMLParser {
         }
         if let anchor = frame.anchor {
           anchors[anchor] = Anchored(
-            node: done, count: count, height: height, droppedNull: frame.droppedNull, directives: directives)
+            node: done, count: count, height: height, droppedNull: frame.droppedNull, directives: nodeDirectives ?? [])
           openAnchors[anchor, default: 1] -= 1
         }
         if let map {
@@ -287,7 +291,7 @@ struct YAMLParser {
           if !frame.merges.isEmpty { map.mark(node, .merges) }
         }
         if stack.isEmpty {
-          report(directives)
+          if let directives = nodeDirectives { report(directives) }
           return (done, frame.start)
         }
 
@@ -295,10 +299,13 @@ struct YAMLParser {
         throw at.error("unexpected YAML event")
       }
       if stack.isEmpty {
-        report(directives)
+        if let directives = nodeDirectives { report(directives) }
         return (done, at)
       }
-      if !directives.isEmpty { hand(directives, to: &stack[stack.count - 1]) }
+      if let directives = nodeDirectives {
+        nodeDirectives = nil
+        hand(directives, to: &stack[stack.count - 1])
+      }
       try add(done, count: count, height: height, isMergeKey: isMergeKey, at: at, to: &stack[stack.count - 1])
     }
   }
@@ -306,26 +313,24 @@ struct YAMLParser {
   /// Gives the directives of a node about to be added to `frame` to it, below the
   /// key or index the node takes there (a key's own node takes none).
   private func hand(_ directives: [Directive], to frame: inout Frame) {
-    guard frame.isMapping else {
+    var inside = frame.directives ?? FrameDirectives()
+    if !frame.isMapping {
       let index = PrefKeyPath.Component.index(frame.items.count)
-      frame.directives += directives.map { ($0.directive, [index] + $0.path, $0.position) }
-      return
+      inside.own += directives.map { ($0.directive, [index] + $0.path, $0.position) }
+    } else if case .key(let key, _)? = frame.key {
+      inside.own += directives.map { ($0.directive, [.key(key)] + $0.path, $0.position) }
+    } else if frame.isMergeValuePending {
+      let first = frame.merges.count
+      inside.merged += directives.map { (first, $0) }
     }
-    switch frame.key {
-    case .key(let key, _)?:
-      frame.directives += directives.map { ($0.directive, [.key(key)] + $0.path, $0.position) }
-    case .merge?:
-      frame.mergedDirectives += directives.map { (frame.merges.count, $0) }
-    case nil:
-      break
-    }
+    frame.directives = inside
   }
 
   /// The directives of what a mapping's merge keys gave it that its keys still hold: a
   /// key given in the mapping, or by an earlier merged mapping, wins over them.
-  private func mergedDirectives(of frame: Frame) -> [Directive] {
+  private func mergedDirectives(of frame: Frame, _ merged: [(first: Int, directive: Directive)]) -> [Directive] {
     var kept: [Directive] = []
-    for (first, directive) in frame.mergedDirectives {
+    for (first, directive) in merged {
       // Below a sequence of mappings, the first step is the mapping's index in it.
       var source = first
       var path = directive.path[...]
@@ -489,11 +494,17 @@ struct YAMLParser {
   }
 
   /// The node a scalar event stands for; `true` with it for a plain `<<` key.
-  private func scalar(_ event: UnsafePointer<yaml_event_t>, at: YAMLMark, keyPosition: Bool) throws -> (Node, Bool) {
+  private mutating func scalar(_ event: UnsafePointer<yaml_event_t>, at: YAMLMark, keyPosition: Bool) throws -> (
+    Node, Bool
+  ) {
     let s = event.pointee.data.scalar
     let bytes = UnsafeBufferPointer(start: s.value, count: s.length)
     if let tag = s.tag {
-      return (try tagged(tag, bytes, at: at), false)
+      let node = try tagged(tag, bytes, at: at)
+      if options.settingsDirectives != nil, !keyPosition, string(tag) == "!delete" {
+        nodeDirectives = [(.delete, [], at.position)]
+      }
+      return (node, false)
     }
     guard s.style == YAML_PLAIN_SCALAR_STYLE else {
       return (.value(.string(String(decoding: bytes, as: UTF8.self))), false)
