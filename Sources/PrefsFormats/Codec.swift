@@ -28,10 +28,11 @@ public struct ReadOptions: Sendable {
   /// YAML: warn of every plain scalar that YAML 1.1 and 1.2 read differently (`yes`,
   /// `0755`), as `prefs lint` does, from the same parse.
   public var warnsOfYAMLAmbiguities = false
-  /// Read the directives of a settings file (``SettingsDirective``): YAML `!replace`
-  /// and `!delete`, JSON `{"$replace": …}` and `{"$delete": true}`. Only the
-  /// settings-file loader turns this on; a domain never holds them.
-  public var settingsDirectives = false
+  /// Where the YAML and JSON readers report the directives of a settings file
+  /// (``SettingsDirective``): YAML `!replace` and `!delete`, JSON `{"$replace": …}` and
+  /// `{"$delete": true}`. Only the settings-file loader gives one; a domain never holds
+  /// them, and without it a read pays nothing for them.
+  package var settingsDirectives: SettingsDirectiveLog?
   /// Read a dictionary that gives a key twice, keeping the last value (as `plutil`
   /// and `plistlib` do) with a warning naming the key and its position, instead of
   /// refusing it.
@@ -71,8 +72,10 @@ public struct WriteOptions: Sendable {
   /// What the pass before writing found for ``expandData``: the blobs the writers
   /// show as structure, by their bytes.
   package var expansions: [Data: EmbeddedData.Expansion] = [:]
-  /// Write ``SettingsDirective`` markers as YAML tags or JSON `$` words: a settings file.
-  public var settingsDirectives = false
+  /// The key paths the YAML and JSON writers tag as directives (``SettingsDirective``),
+  /// as `!replace`/`!delete` or `$replace`/`$delete`: a settings file. At a `!delete`
+  /// the value written is ignored.
+  package var settingsDirectives: [PrefKeyPath: SettingsDirective]?
   /// When a large YAML document is written in parts, on several threads.
   public var parallelism = ParallelPolicy.automatic
 

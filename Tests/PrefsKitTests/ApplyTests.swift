@@ -28,16 +28,15 @@ import Testing
 
   // MARK: Directives exist only in settings files
 
-  @Test func yamlDirectivesAreReadOnlyWithTheSettingsOption() throws {
-    let text = Data("a: !delete\nb: !replace {x: 1}\nc: !replace [1]\n".utf8)
-    #expect(throws: PrefsError.self) { try Format.yaml.codec.decode(text) }
-    var options = ReadOptions()
-    options.settingsDirectives = true
-    let read = try Format.yaml.codec.decode(text, options: options).dictionaryValue!
-    #expect(SettingsDirective.parse(read["a"]!)?.directive == .delete)
-    #expect(SettingsDirective.parse(read["a"]!)?.position == .lineColumn(line: 1, column: 4))
-    #expect(SettingsDirective.parse(read["b"]!)?.directive == .replace(.dictionary(["x": .integer(1)])))
-    #expect(SettingsDirective.parse(read["c"]!)?.directive == .replace(.array([.integer(1)])))
+  @Test func yamlDirectivesAreReadIntoTheSettings() throws {
+    let file = try settings("d:\n  a: !delete\n  b: !replace {x: 1}\n  c: !replace [1]\n  e: {f: 1}\n")
+    let read = try #require(file.entries.first?.settings)
+    #expect(read.directives["a"] == .init(.delete, position: .lineColumn(line: 2, column: 6)))
+    #expect(read.directives["b"] == .init(.replace, position: .lineColumn(line: 3, column: 6)))
+    #expect(read.directive(at: "c") == .replace)
+    #expect(read.directives.count == 3)
+    #expect(read.value.dictionaryValue?["b"] == .dictionary(["x": .integer(1)]))
+    #expect(read.value.dictionaryValue?["e"] == .dictionary(["f": .integer(1)]))
   }
 
   @Test func jsonDirectiveWordsArePlainKeysInADomain() throws {
@@ -46,19 +45,42 @@ import Testing
     #expect(plain["a"] == .dictionary(["$delete": .bool(true)]))
     #expect(plain["b"] == .dictionary(["$replace": .array([.integer(1)])]))
     let file = try SettingsFile.read(text, name: "s.json", path: "s.json")
-    let read = try #require(file.entries.first?.settings.dictionaryValue)
-    #expect(SettingsDirective.parse(read["a"]!)?.directive == .delete)
-    #expect(SettingsDirective.parse(read["a"]!)?.position == .lineColumn(line: 1, column: 13))
-    #expect(SettingsDirective.parse(read["b"]!)?.directive == .replace(.array([.integer(1)])))
+    let read = try #require(file.entries.first?.settings)
+    #expect(read.directives["a"] == .init(.delete, position: .lineColumn(line: 1, column: 13)))
+    #expect(read.directive(at: "b") == .replace)
+    #expect(read.value.dictionaryValue?["b"] == .array([.integer(1)]))
     // The `$dict` escape keeps a look-alike a dictionary.
-    #expect(read["c"] == .dictionary(["$delete": .bool(true)]))
+    #expect(read.directive(at: "c") == nil)
+    #expect(read.value.dictionaryValue?["c"] == .dictionary(["$delete": .bool(true)]))
   }
 
-  @Test func theReservedMarkerKeyCannotBeWrittenInASettingsFile() throws {
-    #expect(throws: PrefsError.self) { try settings("d:\n  \"\\0prefs-directive\": [delete, 0, 0]\n") }
-    #expect(throws: PrefsError.self) {
-      try SettingsFile.read(Data(#"{"d": {"\u0000prefs-directive": 1}}"#.utf8), name: "s.json", path: "s.json")
-    }
+  @Test(arguments: [Format.yaml, .json, .xml])
+  func everySpellingGivesTheSameSettings(format: Format) throws {
+    let texts: [Format: String] = [
+      .yaml: "d:\n  a: !delete\n  b: !replace [1]\n  c: {e: !delete, f: 2}\n",
+      .json: #"{"d": {"a": {"$delete": true}, "b": {"$replace": [1]}, "c": {"e": {"$delete": true}, "f": 2}}}"#,
+      .xml: """
+      <plist version="1.0"><dict><key>d</key><dict>
+      <key>a</key><dict><key>$delete</key><true/></dict>
+      <key>b</key><dict><key>$replace</key><array><integer>1</integer></array></dict>
+      <key>c</key><dict><key>e</key><dict><key>$delete</key><true/></dict><key>f</key><integer>2</integer></dict>
+      </dict></dict></plist>
+      """,
+    ]
+    let file = try SettingsFile.read(Data(texts[format]!.utf8), name: "s", declared: format)
+    let read = try #require(file.entries.first?.settings)
+    #expect(
+      read.value
+        == .dictionary([
+          "a": .bool(true), "b": .array([.integer(1)]), "c": .dictionary(["e": .bool(true), "f": .integer(2)]),
+        ]))
+    #expect(read.directives.mapValues(\.kind) == ["a": .delete, "b": .replace, "c.e": .delete])
+  }
+
+  @Test func aKeyStartingWithANULIsAnOrdinaryKey() throws {
+    // Directives never travel inside values, so no key needs to be reserved for them.
+    let file = try settings("d:\n  \"\\0x\": 1\n")
+    #expect(file.entries[0].settings == DomainSettings(.dictionary(["\u{0}x": .integer(1)])))
   }
 
   @Test func directiveErrorsNameTheirPosition() throws {
@@ -81,14 +103,16 @@ import Testing
     let file = SettingsFile(entries: [
       SettingsFile.Entry(
         target: "com.example.app",
-        settings: .dictionary([
-          "gone": SettingsDirective.marker(.delete),
-          "list": SettingsDirective.marker(.replace(.array([.integer(1), .string("a")]))),
-          "window": .dictionary(["width": .integer(1024), "old": SettingsDirective.marker(.delete)]),
-          "lookalike": .dictionary(["$delete": .bool(true)]),
-          "every": TestSupport.everyKind,
-        ]), source: "-"),
-      SettingsFile.Entry(target: "-g", settings: SettingsDirective.marker(.delete), source: "-"),
+        settings: DomainSettings(
+          .dictionary([
+            "gone": SettingsDirective.deleteStandIn,
+            "list": .array([.integer(1), .string("a")]),
+            "window": .dictionary(["width": .integer(1024), "old": SettingsDirective.deleteStandIn]),
+            "lookalike": .dictionary(["$delete": .bool(true)]),
+            "every": TestSupport.everyKind,
+          ]), directives: ["gone": .init(.delete), "list": .init(.replace), "window.old": .init(.delete)]),
+        source: "-"),
+      SettingsFile.Entry(target: "-g", settings: .delete, source: "-"),
     ])
     let data = try file.encoded(as: format)
     let read = try SettingsFile.read(data, name: "f", declared: format)
@@ -101,16 +125,18 @@ import Testing
     #expect(before == after)
     #expect(after?["lookalike"] == .dictionary(["$delete": .bool(true)]))
     #expect(after?["gone"] == nil)
-    #expect(SettingsDirective.parse(read.entries[1].settings)?.directive == .delete)
+    #expect(read.entries[1].settings.directive() == .delete)
+    #expect(
+      read.entries[0].settings.directives.mapValues(\.kind) == file.entries[0].settings.directives.mapValues(\.kind))
   }
 
   @Test func yamlSettingsFilesSpellDirectivesAsTags() throws {
     let file = SettingsFile(entries: [
       SettingsFile.Entry(
         target: "d",
-        settings: .dictionary([
-          "a": SettingsDirective.marker(.delete), "b": SettingsDirective.marker(.replace(.array([.integer(1)]))),
-        ]), source: "-")
+        settings: DomainSettings(
+          .dictionary(["a": SettingsDirective.deleteStandIn, "b": .array([.integer(1)])]),
+          directives: ["a": .init(.delete), "b": .init(.replace)]), source: "-")
     ])
     let text = String(decoding: try file.encoded(as: .yaml), as: UTF8.self)
     #expect(text.contains("a: !delete"))
@@ -171,8 +197,9 @@ import Testing
   }
 
   @Test func aMissingDomainLeftEmptyStaysMissing() throws {
-    #expect(try SettingsApply.applied([.dictionary(["a": SettingsDirective.marker(.delete)])], to: nil) == nil)
-    #expect(try SettingsApply.applied([SettingsDirective.marker(.delete)], to: ["a": .integer(1)]) == nil)
+    let deleteA = DomainSettings(.dictionary(["a": SettingsDirective.deleteStandIn]), directives: ["a": .init(.delete)])
+    #expect(try SettingsApply.applied([deleteA], to: nil) == nil)
+    #expect(try SettingsApply.applied([.delete], to: ["a": .integer(1)]) == nil)
   }
 
   @Test func aWholeDomainCanBeReplacedOrDeleted() throws {
@@ -198,6 +225,18 @@ import Testing
 
   @Test func deleteAsAnArrayItemIsAnError() throws {
     #expect(throws: PrefsError.self) { try apply("list: [!delete]\n", to: nil) }
+  }
+
+  @Test func aMergeKeyAppliesTheDirectivesOfTheKeysItGives() throws {
+    let result = try apply(
+      "base: &b\n  k: !delete\n  l: !replace [1]\nother:\n  <<: *b\n  l: [2]\n",
+      to: "base: {k: 1, l: [0]}\nother: {k: 2, l: [0]}\n")
+    #expect(result == (try yaml("base: {l: [1]}\nother: {l: [0, 2]}\n")))
+  }
+
+  @Test func anAliasAppliesTheDirectivesOfItsNode() throws {
+    let result = try apply("a: &x {k: !delete, l: 1}\nb: *x\n", to: "a: {k: 1}\nb: {k: 2, m: 3}\n")
+    #expect(result == (try yaml("a: {l: 1}\nb: {m: 3, l: 1}\n")))
   }
 
   // MARK: Planning over a store
@@ -297,10 +336,12 @@ import Testing
       """)
     let captured = try #require(SettingsCapture.settings(from: old, to: new))
     #expect(try SettingsMerge.apply(captured, to: old) == new)
-    let dict = try #require(captured.dictionaryValue)
-    #expect(SettingsDirective.parse(dict["gone"]!)?.directive == .delete)
+    let dict = try #require(captured.value.dictionaryValue)
+    #expect(captured.directive(at: "gone") == .delete)
     #expect(dict["list"] == .array([.string("c")]))
-    #expect(SettingsDirective.parse(dict["shrunk"]!)?.directive == .replace(.array([.string("a"), .string("c")])))
+    #expect(captured.directive(at: "list") == nil)
+    #expect(captured.directive(at: "shrunk") == .replace)
+    #expect(dict["shrunk"] == .array([.string("a"), .string("c")]))
     #expect(dict["keep"] == nil)
     // Through a YAML settings file and back, still exact.
     let text = try SettingsFile(entries: [.init(target: "d", settings: captured, source: "-")]).encoded(as: .yaml)
@@ -311,8 +352,9 @@ import Testing
   @Test func nothingChangedCapturesNothing() {
     #expect(SettingsCapture.settings(from: ["a": .integer(1)], to: ["a": .integer(1)]) == nil)
     #expect(SettingsCapture.settings(from: nil, to: nil) == nil)
-    #expect(SettingsCapture.settings(from: nil, to: ["a": .integer(1)]) == .dictionary(["a": .integer(1)]))
-    #expect(SettingsDirective.parse(SettingsCapture.settings(from: ["a": .integer(1)], to: nil)!)?.directive == .delete)
+    #expect(
+      SettingsCapture.settings(from: nil, to: ["a": .integer(1)]) == DomainSettings(.dictionary(["a": .integer(1)])))
+    #expect(SettingsCapture.settings(from: ["a": .integer(1)], to: nil) == .delete)
   }
 
   // MARK: Snapshots
@@ -423,5 +465,13 @@ import Testing
     try handle.write(contentsOf: Data("bb".utf8))
     try handle.close()
     #expect(watcher.changes(waitingUpTo: 2) == [path])
+  }
+}
+
+/// `"a.b"` for the path of keys `a` and `b`: the directives of a settings file, as
+/// tests write them.
+extension PrefKeyPath: ExpressibleByStringLiteral {
+  public init(stringLiteral text: String) {
+    self.init(text.split(separator: ".").map { .key(String($0)) })
   }
 }

@@ -194,21 +194,18 @@ struct JSONReader {
       map?.closeOpaque(end: i)
       return .dictionary(escaped)
     }
-    if options.settingsDirectives {
-      if let key = dict.keys.first(where: SettingsDirective.isReserved) {
-        throw error("\(SettingsDirective.reservedKeyError()) (\"\(key.dropFirst())\")", at: objectStart)
+    if let log = options.settingsDirectives, dict.count == 1, let key = dict.keys.first,
+      key == SettingsDirective.replaceWord || key == SettingsDirective.deleteWord
+    {
+      map?.closeOpaque(end: i)
+      let position = SourcePosition.of(offset: objectStart, in: bytes)
+      if key == SettingsDirective.deleteWord {
+        guard dict[key] == .bool(true) else { throw error("\"$delete\" takes true", at: objectStart) }
+        log.report(.delete, at: path, position: position)
+        return SettingsDirective.deleteStandIn
       }
-      if dict.count == 1, let key = dict.keys.first,
-        key == SettingsDirective.replaceWord || key == SettingsDirective.deleteWord
-      {
-        map?.closeOpaque(end: i)
-        let position = SourcePosition.of(offset: objectStart, in: bytes)
-        if key == SettingsDirective.deleteWord {
-          guard dict[key] == .bool(true) else { throw error("\"$delete\" takes true", at: objectStart) }
-          return SettingsDirective.marker(.delete, position: position)
-        }
-        return SettingsDirective.marker(.replace(dict[key]!), position: position)
-      }
+      log.report(.replace, at: path, position: position)
+      return dict[key]!
     }
     if dict.count == 1, let key = dict.keys.first, JSONCodec.typedKeys.contains(key) {
       // A typed object is one value: its member is not a value of the document.

@@ -20,6 +20,22 @@ struct JSONWriter {
   }
 
   mutating func write(_ value: PrefValue, indent: Int = 0) throws {
+    if let directives = options.settingsDirectives, let directive = directives[PrefKeyPath(path)] {
+      switch directive {
+      case .delete:
+        try openTyped(SettingsDirective.deleteWord)
+        try out.write("true")
+      case .replace:
+        try openTyped(SettingsDirective.replaceWord)
+        try writeValue(value, indent: indent)
+      }
+      return try out.write(UInt8(ascii: "}"))
+    }
+    try writeValue(value, indent: indent)
+  }
+
+  /// Writes `value` itself, whatever directive its path has.
+  mutating func writeValue(_ value: PrefValue, indent: Int) throws {
     switch value {
     case .string(let s): try writeString(s)
     case .integer(let n): try out.write(String(n))
@@ -75,21 +91,10 @@ struct JSONWriter {
       try newline(indent)
       try out.write(UInt8(ascii: "]"))
     case .dictionary(let dict):
-      if options.settingsDirectives, let (directive, _) = SettingsDirective.parse(dict) {
-        switch directive {
-        case .delete:
-          try openTyped(SettingsDirective.deleteWord)
-          try out.write("true")
-        case .replace(let value):
-          try openTyped(SettingsDirective.replaceWord)
-          try write(value, indent: indent)
-        }
-        return try out.write(UInt8(ascii: "}"))
-      }
       // A dictionary that looks like a typed object is escaped so it reads back as one.
       if !options.plainJSON, dict.count == 1, let key = dict.keys.first,
         JSONCodec.typedKeys.contains(key)
-          || (options.settingsDirectives
+          || (options.settingsDirectives != nil
             && (key == SettingsDirective.replaceWord || key == SettingsDirective.deleteWord))
       {
         try openTyped("$dict")

@@ -20,8 +20,10 @@ final class YAMLEmitter {
   /// Data holding JSON or a binary plist, shown as a tagged collection: what the pass
   /// before writing found (``EmbeddedData/expansions(in:)``).
   private let expansions: [Data: EmbeddedData.Expansion]
-  /// Write ``SettingsDirective`` markers as `!replace` and `!delete` (a settings file).
-  private let directives: Bool
+  /// The key paths to tag `!replace` and `!delete` (a settings file).
+  private let directives: [PrefKeyPath: SettingsDirective]?
+  /// The path to the node being written; kept only when there are ``directives``.
+  private var path: [PrefKeyPath.Component] = []
   /// How deep inside such a collection the emitter is: its keys keep their order,
   /// which the bytes depend on.
   private var embeddedDepth = 0
@@ -33,7 +35,8 @@ final class YAMLEmitter {
   /// An emitter writing into `writer`; `indent` (2 to 9 spaces), `flow` and `crlf`
   /// lay out fragments in the style of a document being patched.
   init(
-    writer: ByteWriter, sortKeys: Bool, expansions: [Data: EmbeddedData.Expansion] = [:], directives: Bool = false,
+    writer: ByteWriter, sortKeys: Bool, expansions: [Data: EmbeddedData.Expansion] = [:],
+    directives: [PrefKeyPath: SettingsDirective]? = nil,
     indent: Int = 2, flow: Bool = false, crlf: Bool = false
   ) throws {
     emitter = .allocate(capacity: 1)
@@ -155,6 +158,15 @@ final class YAMLEmitter {
   private static let deleteTag: StaticString = "!delete"
 
   private func node(_ value: PrefValue, tag: StaticString? = nil) throws {
+    if let directives, tag == nil, let directive = directives[PrefKeyPath(path)] {
+      switch directive {
+      case .delete: return try scalar("", tag: Self.deleteTag, style: YAML_PLAIN_SCALAR_STYLE)
+      // A scalar setting replaces anyway; only a collection carries the tag.
+      case .replace where value.kind == .array || value.kind == .dictionary:
+        return try node(value, tag: Self.replaceTag)
+      case .replace: break
+      }
+    }
     switch value {
     case .string(let s):
       try string(s, isKey: false)
@@ -191,18 +203,14 @@ final class YAMLEmitter {
       let style = items.isEmpty || flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE
       yaml_sequence_start_event_initialize(&event, nil, tag?.utf8Start, tag == nil ? 1 : 0, style)
       try emit(&event)
-      for item in items { try node(item) }
+      if directives == nil {
+        for item in items { try node(item) }
+      } else {
+        for (index, item) in items.enumerated() { try node(item, at: .index(index)) }
+      }
       yaml_sequence_end_event_initialize(&event)
       try emit(&event)
     case .dictionary(let dict):
-      if directives, let (directive, _) = SettingsDirective.parse(dict) {
-        switch directive {
-        case .delete: return try scalar("", tag: Self.deleteTag, style: YAML_PLAIN_SCALAR_STYLE)
-        case .replace(let value):
-          // A scalar setting replaces anyway; only a collection carries the tag.
-          return try node(value, tag: value.kind == .array || value.kind == .dictionary ? Self.replaceTag : nil)
-        }
-      }
       var event = yaml_event_t()
       let style = dict.isEmpty || flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE
       yaml_mapping_start_event_initialize(&event, nil, tag?.utf8Start, tag == nil ? 1 : 0, style)
@@ -210,17 +218,26 @@ final class YAMLEmitter {
       if sortKeys, embeddedDepth == 0 {
         for (key, item) in dict.sorted(by: { PrefDictionary.codePointOrder($0.key, $1.key) }) {
           try string(key, isKey: true)
-          try node(item)
+          try node(item, at: directives == nil ? nil : .key(key))
         }
       } else {
         for (key, item) in dict {
           try string(key, isKey: true)
-          try node(item)
+          try node(item, at: directives == nil ? nil : .key(key))
         }
       }
       yaml_mapping_end_event_initialize(&event)
       try emit(&event)
     }
+  }
+
+  /// Writes `value` one level down, at `component` of the path (nil: no path is kept).
+  @inline(__always)
+  private func node(_ value: PrefValue, at component: PrefKeyPath.Component?) throws {
+    guard let component else { return try node(value) }
+    path.append(component)
+    defer { path.removeLast() }
+    try node(value)
   }
 
   /// Why a date has no YAML timestamp: outside ``TextForms/dateRange``, or `-0.0`.

@@ -32,7 +32,13 @@ struct YAMLParser {
     /// A sequence that lost a null under `--drop-nulls`: merged through an alias
     /// (`<<: *list`), it would merge less than it says, which both loaders refuse.
     var droppedNull = false
+    /// The settings directives in it, by their path below it: an alias repeats them
+    /// where it stands.
+    var directives: [Directive] = []
   }
+
+  /// A settings directive in a node being read, by its path below that node.
+  private typealias Directive = (directive: SettingsDirective, path: [PrefKeyPath.Component], position: SourcePosition?)
 
   private struct Frame {
     var isMapping: Bool
@@ -63,8 +69,18 @@ struct YAMLParser {
       if case .merge? = key { return true }
       return false
     }
-    /// `!replace` (settings files only): the collection replaces what is there.
-    var replaces = false
+    /// The settings directives in the collection read so far; nil until there is one,
+    /// so that other reads pay nothing for them.
+    var directives: FrameDirectives? = nil
+  }
+
+  /// The settings directives in a collection being read.
+  private struct FrameDirectives {
+    /// By their path below the collection.
+    var own: [Directive] = []
+    /// In what its merge keys (`<<`) give, with the index in ``Frame/merges`` their
+    /// value starts at: only those of keys the merges decide stay.
+    var merged: [(first: Int, directive: Directive)] = []
   }
 
   private enum PendingKey {
@@ -77,6 +93,10 @@ struct YAMLParser {
   /// that is not finished (the old node of that name is already replaced).
   private var openAnchors: [String: Int] = [:]
   private var expansion = 0
+  /// The settings directives in the node just read, by their path below it, until it
+  /// is added where it goes. A member, not a local of the loop: a read without
+  /// directives then pays no more than a test of it per node.
+  private var nodeDirectives: [Directive]? = nil
   /// Records where each value stands, when a source map is wanted.
   var map: SourceMapBuilder?
   /// Byte offsets of libyaml's marks (which count characters), for the map.
@@ -157,7 +177,7 @@ struct YAMLParser {
         let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
         (done, isMergeKey) = try scalar(event, at: at, keyPosition: keyPosition)
         if let anchor = event.pointee.data.scalar.anchor {
-          anchors[string(anchor)] = Anchored(node: done, count: 1, height: 0)
+          anchors[string(anchor)] = Anchored(node: done, count: 1, height: 0, directives: nodeDirectives ?? [])
         }
         if let map {
           let s = event.pointee.data.scalar
@@ -190,6 +210,8 @@ struct YAMLParser {
         done = anchored.node
         count = anchored.count
         height = anchored.height
+        // The alias repeats the directives with the node: here too is where they stand.
+        if !anchored.directives.isEmpty { nodeDirectives = anchored.directives }
         if let map {
           let keyPosition = !stack.isEmpty && stack[stack.count - 1].isMapping && stack[stack.count - 1].key == nil
           record(event, in: map, keyPosition: keyPosition, node: done, isMergeKey: false, flags: .alias)
@@ -210,9 +232,10 @@ struct YAMLParser {
           isMapping
           ? event.pointee.data.mapping_start.anchor : event.pointee.data.sequence_start.anchor
         let tagText = tag.map(string)
-        let replaces = options.settingsDirectives && tagText == "!replace"
-        if options.settingsDirectives, tagText == "!delete" {
-          throw at.error("!delete takes no value: write 'key: !delete'")
+        var replaces = false
+        if options.settingsDirectives != nil, let tagText {
+          if tagText == "!delete" { throw at.error("!delete takes no value: write 'key: !delete'") }
+          replaces = tagText == "!replace"
         }
         let embedded = try replaces ? nil : tagText.flatMap { try checkCollectionTag($0, isMapping: isMapping, at: at) }
         let isFlow =
@@ -223,7 +246,8 @@ struct YAMLParser {
         stack.append(
           Frame(
             isMapping: isMapping, isFlow: isFlow, start: at, anchor: anchor.map(string), isMergeSources: isMergeSources,
-            embedded: embedded, replaces: replaces))
+            embedded: embedded))
+        if replaces { stack[stack.count - 1].directives = FrameDirectives(own: [(.replace, [], at.position)]) }
         if let name = stack[stack.count - 1].anchor {
           // An alias inside this node must not reach the node the name stood for before.
           anchors[name] = nil
@@ -239,6 +263,9 @@ struct YAMLParser {
         let frame = stack.removeLast()
         count = frame.count
         height = frame.height
+        if let inside = frame.directives {
+          nodeDirectives = inside.own + mergedDirectives(of: frame, inside.merged)
+        }
         if frame.isMapping {
           done = .value(.dictionary(frame.merges.isEmpty ? frame.dict : merged(frame)))
         } else {
@@ -251,11 +278,9 @@ struct YAMLParser {
               start.error("\(kind.yamlTag) value cannot be encoded: \($0)")
             })
         }
-        if frame.replaces, case .value(let value) = done {
-          done = .value(SettingsDirective.marker(.replace(value), position: frame.start.position))
-        }
         if let anchor = frame.anchor {
-          anchors[anchor] = Anchored(node: done, count: count, height: height, droppedNull: frame.droppedNull)
+          anchors[anchor] = Anchored(
+            node: done, count: count, height: height, droppedNull: frame.droppedNull, directives: nodeDirectives ?? [])
           openAnchors[anchor, default: 1] -= 1
         }
         if let map {
@@ -265,14 +290,66 @@ struct YAMLParser {
           let node = frame.embedded != nil ? map.closeOpaque(end: lastEnd) : map.close(end: lastEnd)
           if !frame.merges.isEmpty { map.mark(node, .merges) }
         }
-        if stack.isEmpty { return (done, frame.start) }
+        if stack.isEmpty {
+          if let directives = nodeDirectives { report(directives) }
+          return (done, frame.start)
+        }
 
       default:
         throw at.error("unexpected YAML event")
       }
-      if stack.isEmpty { return (done, at) }
+      if stack.isEmpty {
+        if let directives = nodeDirectives { report(directives) }
+        return (done, at)
+      }
+      if let directives = nodeDirectives {
+        nodeDirectives = nil
+        hand(directives, to: &stack[stack.count - 1])
+      }
       try add(done, count: count, height: height, isMergeKey: isMergeKey, at: at, to: &stack[stack.count - 1])
     }
+  }
+
+  /// Gives the directives of a node about to be added to `frame` to it, below the
+  /// key or index the node takes there (a key's own node takes none).
+  private func hand(_ directives: [Directive], to frame: inout Frame) {
+    var inside = frame.directives ?? FrameDirectives()
+    if !frame.isMapping {
+      let index = PrefKeyPath.Component.index(frame.items.count)
+      inside.own += directives.map { ($0.directive, [index] + $0.path, $0.position) }
+    } else if case .key(let key, _)? = frame.key {
+      inside.own += directives.map { ($0.directive, [.key(key)] + $0.path, $0.position) }
+    } else if frame.isMergeValuePending {
+      let first = frame.merges.count
+      inside.merged += directives.map { (first, $0) }
+    }
+    frame.directives = inside
+  }
+
+  /// The directives of what a mapping's merge keys gave it that its keys still hold: a
+  /// key given in the mapping, or by an earlier merged mapping, wins over them.
+  private func mergedDirectives(of frame: Frame, _ merged: [(first: Int, directive: Directive)]) -> [Directive] {
+    var kept: [Directive] = []
+    for (first, directive) in merged {
+      // Below a sequence of mappings, the first step is the mapping's index in it.
+      var source = first
+      var path = directive.path[...]
+      if case .index(let index)? = path.first {
+        source += index
+        path = path.dropFirst()
+      }
+      guard case .key(let key)? = path.first, source < frame.merges.count, !frame.dict.contains(key),
+        !frame.droppedKeys.contains(ScalarKey(key)), !frame.merges[..<source].contains(where: { $0.contains(key) })
+      else { continue }
+      kept.append((directive.directive, Array(path), directive.position))
+    }
+    return kept
+  }
+
+  /// Reports the directives of the whole document, whose paths are from its top.
+  private func report(_ directives: [Directive]) {
+    guard let log = options.settingsDirectives else { return }
+    for (directive, path, position) in directives { log.report(directive, at: PrefKeyPath(path), position: position) }
   }
 
   /// Adds a finished node to the collection being built.
@@ -318,9 +395,6 @@ struct YAMLParser {
             "mapping key is \(keyValue.kind.rawValue), not a string: keys must be strings",
             hints: ["quote the key"])
         }
-      }
-      if options.settingsDirectives, SettingsDirective.isReserved(key) {
-        throw at.error(SettingsDirective.reservedKeyError())
       }
       // Duplicates of kept keys show when the value is added; dropped ones here.
       if !frame.droppedKeys.isEmpty, frame.droppedKeys.contains(ScalarKey(key)) {
@@ -420,11 +494,17 @@ struct YAMLParser {
   }
 
   /// The node a scalar event stands for; `true` with it for a plain `<<` key.
-  private func scalar(_ event: UnsafePointer<yaml_event_t>, at: YAMLMark, keyPosition: Bool) throws -> (Node, Bool) {
+  private mutating func scalar(_ event: UnsafePointer<yaml_event_t>, at: YAMLMark, keyPosition: Bool) throws -> (
+    Node, Bool
+  ) {
     let s = event.pointee.data.scalar
     let bytes = UnsafeBufferPointer(start: s.value, count: s.length)
     if let tag = s.tag {
-      return (try tagged(tag, bytes, at: at), false)
+      let node = try tagged(tag, bytes, at: at)
+      if options.settingsDirectives != nil, !keyPosition, string(tag) == "!delete" {
+        nodeDirectives = [(.delete, [], at.position)]
+      }
+      return (node, false)
     }
     guard s.style == YAML_PLAIN_SCALAR_STYLE else {
       return (.value(.string(String(decoding: bytes, as: UTF8.self))), false)
@@ -450,11 +530,11 @@ struct YAMLParser {
   )
     throws -> Node
   {
-    if options.settingsDirectives {
+    if options.settingsDirectives != nil {
       switch string(tagPointer) {
       case "!delete":
         guard bytes.isEmpty else { throw at.error("!delete takes no value: write 'key: !delete'") }
-        return .value(SettingsDirective.marker(.delete, position: at.position))
+        return .value(SettingsDirective.deleteStandIn)
       case "!replace":
         throw at.error("!replace is for a mapping or a sequence; a scalar setting always replaces")
       default: break
@@ -465,7 +545,7 @@ struct YAMLParser {
         "unknown tag \(Self.shortTag(string(tagPointer)))",
         hints: [
           "known tags: !!str !!int !!float !!bool !!null !!timestamp !!binary !!map !!seq !uid"
-            + (options.settingsDirectives ? " !replace !delete" : "")
+            + (options.settingsDirectives != nil ? " !replace !delete" : "")
         ])
     }
     func text() -> String { String(decoding: bytes, as: UTF8.self) }

@@ -18,12 +18,12 @@ enum YAMLParts {
   /// large dictionary.
   static func write(
     _ value: PrefValue, to writer: ByteWriter, sortKeys: Bool, expansions: [Data: EmbeddedData.Expansion] = [:],
-    directives: Bool = false,
+    directives: [PrefKeyPath: SettingsDirective]? = nil,
     parallelism: ParallelPolicy
   ) throws {
     // Embedded data shown as structure is not in the size estimates of the parts: one
     // emitter writes it. (Counting processors reads /proc: only for a large document.)
-    guard expansions.isEmpty, !directives, case .dictionary(let dictionary) = value, dictionary.count > 1,
+    guard expansions.isEmpty, directives == nil, case .dictionary(let dictionary) = value, dictionary.count > 1,
       let slices = split(dictionary, sortKeys: sortKeys, parallelism: parallelism)
     else {
       return try YAMLEmitter(writer: writer, sortKeys: sortKeys, expansions: expansions, directives: directives)

@@ -12,40 +12,54 @@ public enum SettingsCapture {
   /// and added keys with their new values (nested dictionaries as nested keys),
   /// removed keys as `!delete`, arrays that only grew at the end as the items added,
   /// other array changes as `!replace`. A domain that is gone is `!delete` as a whole.
-  public static func settings(from old: PrefDictionary?, to new: PrefDictionary?) -> PrefValue? {
-    guard let new else { return old == nil ? nil : SettingsDirective.marker(.delete) }
-    guard let old else { return new.isEmpty ? nil : .dictionary(new) }
-    let changes = dictionaryChanges(from: old, to: new)
+  public static func settings(from old: PrefDictionary?, to new: PrefDictionary?) -> DomainSettings? {
+    guard let new else { return old == nil ? nil : .delete }
+    guard let old else { return new.isEmpty ? nil : DomainSettings(.dictionary(new)) }
+    var directives: [PrefKeyPath: DomainSettings.Directive] = [:]
+    let changes = dictionaryChanges(from: old, to: new, at: PrefKeyPath(), into: &directives)
     guard !changes.isEmpty else { return nil }
     // The rules of apply decide; where they would not give `new` exactly (an item
     // matched by identity where a new one was meant), the whole domain is replaced.
-    if (try? SettingsMerge.apply(.dictionary(changes), to: old)) == new { return .dictionary(changes) }
-    return SettingsDirective.marker(.replace(.dictionary(new)))
+    let settings = DomainSettings(.dictionary(changes), directives: directives)
+    if (try? SettingsMerge.apply(settings, to: old)) == new { return settings }
+    return .replace(.dictionary(new))
   }
 
-  static func dictionaryChanges(from old: PrefDictionary, to new: PrefDictionary) -> PrefDictionary {
+  static func dictionaryChanges(
+    from old: PrefDictionary, to new: PrefDictionary, at path: PrefKeyPath,
+    into directives: inout [PrefKeyPath: DomainSettings.Directive]
+  ) -> PrefDictionary {
     var result = PrefDictionary()
     for (key, value) in new {
-      if let change = change(from: old[key], to: value) { result[key] = change }
+      if let change = change(from: old[key], to: value, at: path.appending(key: key), into: &directives) {
+        result[key] = change
+      }
     }
-    for key in old.keys where !new.contains(key) { result[key] = SettingsDirective.marker(.delete) }
+    for key in old.keys where !new.contains(key) {
+      result[key] = SettingsDirective.deleteStandIn
+      directives[path.appending(key: key)] = DomainSettings.Directive(.delete)
+    }
     return result
   }
 
   /// The setting that turns `old` into `new`, or nil when they are equal.
-  static func change(from old: PrefValue?, to new: PrefValue) -> PrefValue? {
+  static func change(
+    from old: PrefValue?, to new: PrefValue, at path: PrefKeyPath,
+    into directives: inout [PrefKeyPath: DomainSettings.Directive]
+  ) -> PrefValue? {
     guard let old else { return new }
     if old == new { return nil }
     switch (old, new) {
     case (.dictionary(let a), .dictionary(let b)):
-      return .dictionary(dictionaryChanges(from: a, to: b))
+      return .dictionary(dictionaryChanges(from: a, to: b, at: path, into: &directives))
     case (.array(let a), .array(let b)):
       // Items added at the end, none equal to an earlier one: listing them is enough.
       if b.count > a.count, Array(b.prefix(a.count)) == a {
         let added = Array(b.dropFirst(a.count))
         if (try? SettingsMerge.ensure(added, in: a, at: PrefKeyPath())) == b { return .array(added) }
       }
-      return SettingsDirective.marker(.replace(new))
+      directives[path] = DomainSettings.Directive(.replace)
+      return new
     default:
       return new
     }

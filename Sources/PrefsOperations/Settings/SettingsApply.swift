@@ -12,7 +12,7 @@ public struct ApplyStep: Sendable {
   /// The domain, or nil when the key names none (the error says why).
   public let domain: (any PreferenceDomain)?
   /// The settings for it, in the order the files give them.
-  public var settings: [PrefValue]
+  public var settings: [DomainSettings]
   /// The file each of ``settings`` came from, for errors at a line and column.
   public var sources: [String] = []
   /// The contents now (nil: no such domain).
@@ -130,9 +130,9 @@ public enum SettingsApply {
       for entry in file.entries {
         var settings = entry.settings
         var coercions: [Coercion] = []
-        if let schema, case .dictionary(let dict) = settings, SettingsDirective.parse(dict) == nil {
+        if let schema, settings.directive() == nil, case .dictionary(let dict) = settings.value {
           let result = schema.coerce(dict)
-          settings = .dictionary(result.result)
+          settings.value = .dictionary(result.result)
           coercions = result.coercions
         }
         let domain: any PreferenceDomain
@@ -189,7 +189,7 @@ public enum SettingsApply {
 
   /// `contents` with each of `settings` applied in turn; a missing domain that the
   /// settings leave empty stays missing.
-  public static func applied(_ settings: [PrefValue], to contents: PrefDictionary?) throws -> PrefDictionary? {
+  public static func applied(_ settings: [DomainSettings], to contents: PrefDictionary?) throws -> PrefDictionary? {
     var result = contents
     for item in settings {
       result = try SettingsMerge.apply(item, to: result)

@@ -7,7 +7,8 @@ import PrefsText
 /// A settings file: a dictionary whose top-level keys are domain names (`-g` and
 /// `NSGlobalDomain` included) or file paths, each mapping to the settings to hold
 /// there. Settings may carry ``SettingsDirective``s: `!replace` and `!delete` in
-/// YAML, `{"$replace": …}` and `{"$delete": true}` in JSON and plists.
+/// YAML, `{"$replace": …}` and `{"$delete": true}` in JSON and plists; the readers
+/// report them, and the file keeps them beside the values (``DomainSettings``).
 public struct SettingsFile: Sendable {
   /// The settings for one domain or file, as the file lists them.
   public struct Entry: Sendable {
@@ -15,15 +16,20 @@ public struct SettingsFile: Sendable {
     public var target: String
     /// A dictionary of settings, or a directive for the whole domain (`!delete`
     /// removes it, `!replace` makes it exactly the dictionary given).
-    public var settings: PrefValue
+    public var settings: DomainSettings
     /// The file the entry was read from, for messages.
     public var source: String
 
     /// An entry for `target`, read from (or written as) `source`.
-    public init(target: String, settings: PrefValue, source: String) {
+    public init(target: String, settings: DomainSettings, source: String) {
       self.target = target
       self.settings = settings
       self.source = source
+    }
+
+    /// An entry setting the plain values of `settings` (no directives) for `target`.
+    public init(target: String, settings: PrefValue, source: String) {
+      self.init(target: target, settings: DomainSettings(settings), source: source)
     }
   }
 
@@ -40,11 +46,21 @@ public struct SettingsFile: Sendable {
     warnings: Warnings = Warnings()
   ) throws -> SettingsFile {
     var options = options
-    options.settingsDirectives = true
+    let log = SettingsDirectiveLog()
+    options.settingsDirectives = log
     do {
       var (value, format) = try Format.read(data, declared: declared, path: path, options: options, warnings: warnings)
-      // Plists have no tags: their directives are spelled as `$` words.
-      if format.isPlist { value = try SettingsDirective.interpretingWords(value) }
+      var directives: [PrefKeyPath: DomainSettings.Directive] = [:]
+      if format.isPlist {
+        // Plists have no tags: their directives are spelled as `$` words.
+        value = try DomainSettings.interpretingWords(value, at: PrefKeyPath(), into: &directives)
+      } else {
+        for entry in log.entries { directives[entry.path] = .init(entry.directive, position: entry.position) }
+      }
+      if let top = directives[PrefKeyPath()] {
+        throw PrefsError(
+          .settings(problem: "a settings file is a dictionary of domains, not a !\(top.kind)"), position: top.position)
+      }
       guard case .dictionary(let root) = value else {
         throw PrefsError(
           .settings(
@@ -52,19 +68,25 @@ public struct SettingsFile: Sendable {
               "a settings file is a dictionary of domains, but this one holds \(value.kind.article) \(value.kind.rawValue)"
           ))
       }
+      // Each domain's directives, by the paths below its key.
+      var byTarget: [ScalarKey: [PrefKeyPath: DomainSettings.Directive]] = [:]
+      for (path, directive) in directives {
+        guard case .key(let target)? = path.components.first else { continue }
+        byTarget[ScalarKey(target), default: [:]][PrefKeyPath(Array(path.components.dropFirst()))] = directive
+      }
       var entries: [Entry] = []
-      for (target, settings) in root {
-        if case .dictionary(let dict) = settings, SettingsDirective.parse(dict) == nil {
-        } else if let (directive, position) = SettingsDirective.parse(settings) {
-          if case .replace(let inner) = directive, inner.kind != .dictionary {
+      for (target, value) in root {
+        let settings = DomainSettings(value, directives: byTarget[ScalarKey(target)] ?? [:])
+        if let top = settings.directives[PrefKeyPath()] {
+          if top.kind == .replace, value.kind != .dictionary {
             throw PrefsError(
-              .settings(problem: "\(target): !replace of a domain takes a dictionary"), position: position)
+              .settings(problem: "\(target): !replace of a domain takes a dictionary"), position: top.position)
           }
-        } else {
+        } else if value.kind != .dictionary {
           throw PrefsError(
             .settings(
               problem:
-                "\(target): the settings of a domain are a dictionary, not \(settings.kind.article) \(settings.kind.rawValue)"
+                "\(target): the settings of a domain are a dictionary, not \(value.kind.article) \(value.kind.rawValue)"
             ),
             hints: ["a settings file maps each domain name or file path to the keys to set there"])
         }
@@ -82,18 +104,35 @@ public struct SettingsFile: Sendable {
     throws -> Data
   {
     var root = PrefDictionary()
+    var tags: [PrefKeyPath: SettingsDirective] = [:]
+    /// Forgets the directives at and below `path`, whose value is being replaced.
+    func forgetTags(under path: PrefKeyPath) {
+      tags = tags.filter { !$0.key.components.starts(with: path.components) }
+    }
     for entry in entries {
-      if case .dictionary(let existing)? = root[entry.target], case .dictionary(let more) = entry.settings {
+      let top = PrefKeyPath([.key(entry.target)])
+      if case .dictionary(let existing)? = root[entry.target], tags[top] == nil, entry.settings.directive() == nil,
+        case .dictionary(let more) = entry.settings.value
+      {
         var merged = existing
-        for (key, value) in more { merged[key] = value }
+        for (key, value) in more {
+          merged[key] = value
+          forgetTags(under: top.appending(key: key))
+        }
         root[entry.target] = .dictionary(merged)
       } else {
-        root[entry.target] = entry.settings
+        root[entry.target] = entry.settings.value
+        forgetTags(under: top)
       }
+      tags.merge(entry.settings.tags(under: top)) { $1 }
     }
     var options = options
-    options.settingsDirectives = true
-    let value = format.isPlist ? SettingsDirective.spellingWords(.dictionary(root)) : .dictionary(root)
+    var value = PrefValue.dictionary(root)
+    if format.isPlist {
+      value = DomainSettings.spellingWords(value, at: PrefKeyPath(), tags)
+    } else {
+      options.settingsDirectives = tags
+    }
     return try format.encode(value, options: options, warnings: warnings)
   }
 }
