@@ -6,7 +6,7 @@ import PrefsText
 /// (YAML `!delete`, JSON `{"$delete": true}`).
 ///
 /// They exist only in settings files, and never inside a ``PrefValue``: a reader given
-/// a ``SettingsDirectiveLog`` reports each one there, at its key path, and a writer
+/// a directive log (`SettingsDirectiveLog`) reports each one there, at its key path, and a writer
 /// given the key paths to tag writes them back. Without either, the YAML reader
 /// refuses the tags and the JSON reader reads the words as plain keys.
 public enum SettingsDirective: Sendable, Hashable {
