@@ -48,24 +48,26 @@ public struct ParallelPolicy: Sendable {
   package var maximumParts: Int
   /// Exactly this many parts, whatever the processors and the size (for tests).
   package var forcedParts: Int?
-  /// Where the XML reader's read-aheads run.
-  package var queue: DispatchQueue
+  /// Where the XML reader's read-aheads run; nil for the global queue, which is only
+  /// asked for when a document is read in parts (touching it starts Dispatch, a cost
+  /// every small conversion would pay at start-up).
+  package var queue: DispatchQueue?
   /// Whether the XML reader waits for each read-ahead to start rather than read its
   /// entries itself (so that a test sees runs taken).
   package var awaitsReadAheads: Bool
 
   /// Documents of a mebibyte or more in parts, one per processor, at most four.
   public static let automatic = ParallelPolicy(
-    minimumSize: 1 << 20, maximumParts: 4, forcedParts: nil, queue: .global(), awaitsReadAheads: false)
+    minimumSize: 1 << 20, maximumParts: 4, forcedParts: nil, queue: nil, awaitsReadAheads: false)
 
   /// Every document on one thread.
   public static let serial = ParallelPolicy(
-    minimumSize: .max, maximumParts: 1, forcedParts: nil, queue: .global(), awaitsReadAheads: false)
+    minimumSize: .max, maximumParts: 1, forcedParts: nil, queue: nil, awaitsReadAheads: false)
 
   /// `parts` parts for a document of any size: how tests reach the parallel paths on
   /// small inputs. (`queue` and `awaitsReadAheads` are for the XML reader.)
   package static func forced(
-    parts: Int, queue: DispatchQueue = .global(), awaitsReadAheads: Bool = false
+    parts: Int, queue: DispatchQueue? = nil, awaitsReadAheads: Bool = false
   ) -> ParallelPolicy {
     ParallelPolicy(
       minimumSize: 0, maximumParts: parts, forcedParts: parts, queue: queue, awaitsReadAheads: awaitsReadAheads)

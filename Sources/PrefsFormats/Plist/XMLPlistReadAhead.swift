@@ -140,7 +140,7 @@ extension XMLPlistParser {
     let mapped = map != nil
     for (k, readAhead) in readAheads.enumerated() {
       let stop = k + 1 < readAheads.count ? readAheads[k + 1].start : nil
-      parallelism.queue.async {
+      (parallelism.queue ?? .global()).async {
         guard readAhead.begin() else { return }
         var parser = XMLPlistParser(
           shared.buffer, maxDepth: maxDepth, duplicates: duplicates, parallelism: parallelism, parts: 1)
