@@ -420,9 +420,11 @@ import Testing
       let yaml = try Format.yaml.encode(value)
       let back = try PrefsDecoder().decode([LibraryAPITests.Item].self, from: try Format.yaml.decode(yaml))
       let object = value.propertyList
-      let reread = try PrefValue(propertyList: object)
       #expect(back == items)
-      #expect(reread == value)
+      // The failable initializer, compared with the value as it is (nil for what is not one).
+      #expect(PrefValue(propertyList: object) == value)
+      #expect(try PrefValue(validatingPropertyList: object) == value)
+      #expect(PrefValue(propertyList: NSNull()) == nil)
     }
 
     @Test func boolsStayApartFromZeroAndOne() throws {
@@ -433,10 +435,10 @@ import Testing
         (UInt64.max, .unsignedInteger(.max)), ("1", .string("1")), (NSString(string: "x"), .string("x")),
       ]
       for (object, expected) in objects {
-        #expect(try PrefValue(propertyList: object) == expected, "\(object)")
+        #expect(try PrefValue(validatingPropertyList: object) == expected, "\(object)")
       }
       for value: PrefValue in [true, false, 0, 1, 1.0, 0.0, -0.0, .unsignedInteger(.max), .integer(.min)] {
-        #expect(try PrefValue(propertyList: value.propertyList) == value, "\(value)")
+        #expect(try PrefValue(validatingPropertyList: value.propertyList) == value, "\(value)")
       }
     }
 
@@ -447,7 +449,7 @@ import Testing
       #expect(text.contains("<key>on</key>\n\t<true/>"))
       #expect(text.contains("<key>one</key>\n\t<integer>1</integer>"))
       let back = try PropertyListSerialization.propertyList(from: xml, format: nil)
-      #expect(try PrefValue(propertyList: back) == ["on": true, "one": 1, "ratio": 1.0])
+      #expect(try PrefValue(validatingPropertyList: back) == ["on": true, "one": 1, "ratio": 1.0])
     }
 
     @Test func datesDataAndNestingCrossBothWays() throws {
@@ -459,21 +461,21 @@ import Testing
       let dictionary = try #require(object as? [String: Any])
       #expect(dictionary["when"] as? Date == Date(timeIntervalSinceReferenceDate: 721_692_800.25))
       #expect(dictionary["blob"] as? Data == Data([0, 1, 255]))
-      #expect(try PrefValue(propertyList: object) == value)
+      #expect(try PrefValue(validatingPropertyList: object) == value)
       let nsObject: [String: Any] = [
         "d": NSDate(timeIntervalSinceReferenceDate: 1), "b": NSData(bytes: [7] as [UInt8], length: 1),
         "a": NSArray(array: [NSNumber(value: true)]), "n": NSDictionary(dictionary: ["k": NSNumber(value: 2)]),
       ]
       #expect(
-        try PrefValue(propertyList: nsObject)
+        try PrefValue(validatingPropertyList: nsObject)
           == ["d": .date(Date(timeIntervalSinceReferenceDate: 1)), "b": .data(Data([7])), "a": [true], "n": ["k": 2]])
     }
 
     @Test func aUIDBecomesItsCFUIDDictionaryAndUnknownTypesThrow() throws {
-      #expect(try PrefValue(propertyList: PrefValue.uid(5).propertyList) == ["CF$UID": 5])
-      #expect(throws: PrefsError.self) { try PrefValue(propertyList: NSNull()) }
-      #expect(throws: PrefsError.self) { try PrefValue(propertyList: ["k": URL(string: "https://a")!]) }
-      #expect(throws: PrefsError.self) { try PrefValue(propertyList: [1: "not a string key"]) }
+      #expect(try PrefValue(validatingPropertyList: PrefValue.uid(5).propertyList) == ["CF$UID": 5])
+      #expect(throws: PrefsError.self) { try PrefValue(validatingPropertyList: NSNull()) }
+      #expect(throws: PrefsError.self) { try PrefValue(validatingPropertyList: ["k": URL(string: "https://a")!]) }
+      #expect(throws: PrefsError.self) { try PrefValue(validatingPropertyList: [1: "not a string key"]) }
     }
 
     @Test func aUserDefaultsSuiteReadsAsAValue() throws {

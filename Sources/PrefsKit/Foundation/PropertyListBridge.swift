@@ -21,8 +21,15 @@ import PrefsText
     ///
     /// - Throws: ``PrefsError`` naming the key path of an object of another type (a
     ///   `nil`, an `NSNull`, a non-string key) or of nesting deeper than 512 levels.
-    public init(propertyList object: Any) throws {
+    public init(validatingPropertyList object: Any) throws {
       self = try FoundationPlistReader.convert(object, maxDepth: ReadOptions().maxDepth)
+    }
+
+    /// The value of a property list object, as ``init(validatingPropertyList:)`` reads
+    /// it; nil for an object that is not one (which that initializer names).
+    public init?(propertyList object: Any) {
+      guard let value = try? PrefValue(validatingPropertyList: object) else { return nil }
+      self = value
     }
 
     /// The value as a property list object for `UserDefaults` and
@@ -63,7 +70,7 @@ import PrefsText
     /// - Throws: ``PrefsError`` when the domain holds a value the model cannot hold.
     public static func prefValue(forSuite name: String) throws -> PrefValue? {
       guard let domain = standard.persistentDomain(forName: name), !domain.isEmpty else { return nil }
-      return try PrefValue(propertyList: domain)
+      return try PrefValue(validatingPropertyList: domain)
     }
   }
 
