@@ -16,9 +16,8 @@ package enum ArrayAlignment {
     case inserted(Int)
   }
 
-  /// Above this many cells the middle is paired by position instead: the table would
-  /// cost more memory than the arrays (`4M` cells is 16 MB).
-  static let maximumCells = 1 << 22
+  /// The most differences the alignment looks for in one stretch.
+  static let maximumCost = 1 << 10
 
   /// The steps that turn `old` into `new`. Runs of removals and insertions at one
   /// place pair up, in order, as changes.
@@ -34,47 +33,27 @@ package enum ArrayAlignment {
     var steps = (0..<prefix).map { Step.same($0, $0) }
     let a = prefix..<(old.count - suffix)
     let b = prefix..<(new.count - suffix)
+    // The middle through the one sequence diff (Myers, in linear space): no table, so
+    // no size at which arrays stop being aligned by their items; a stretch with more
+    // than `maximumCost` differences pairs by position, which hostile input cannot
+    // make slow.
     var middle: [Step] = []
-    if a.count * b.count <= maximumCells, !a.isEmpty, !b.isEmpty {
-      middle = lcs(old, a, new, b)
-    } else {
-      middle = a.map { .removed($0) } + b.map { .inserted($0) }
+    var (i, j) = (a.lowerBound, b.lowerBound)
+    for op in LineDiff.shortestScript(Array(old[a]), Array(new[b]), maximumCost: maximumCost) {
+      switch op {
+      case .same:
+        middle.append(.same(i, j))
+        (i, j) = (i + 1, j + 1)
+      case .delete:
+        middle.append(.removed(i))
+        i += 1
+      case .insert:
+        middle.append(.inserted(j))
+        j += 1
+      }
     }
     steps += pairChanges(middle)
     steps += (0..<suffix).map { .same(old.count - suffix + $0, new.count - suffix + $0) }
-    return steps
-  }
-
-  /// The dynamic-programming table of common-subsequence lengths, walked forward.
-  private static func lcs<T: Equatable>(_ old: [T], _ a: Range<Int>, _ new: [T], _ b: Range<Int>) -> [Step] {
-    let n = a.count
-    let m = b.count
-    // lengths[i][j]: the longest common subsequence of old[a][i...] and new[b][j...].
-    var lengths = [Int32](repeating: 0, count: (n + 1) * (m + 1))
-    for i in stride(from: n - 1, through: 0, by: -1) {
-      for j in stride(from: m - 1, through: 0, by: -1) {
-        lengths[i * (m + 1) + j] =
-          old[a.lowerBound + i] == new[b.lowerBound + j]
-          ? lengths[(i + 1) * (m + 1) + j + 1] + 1
-          : max(lengths[(i + 1) * (m + 1) + j], lengths[i * (m + 1) + j + 1])
-      }
-    }
-    var steps: [Step] = []
-    var i = 0
-    var j = 0
-    while i < n || j < m {
-      if i < n, j < m, old[a.lowerBound + i] == new[b.lowerBound + j] {
-        steps.append(.same(a.lowerBound + i, b.lowerBound + j))
-        i += 1
-        j += 1
-      } else if j < m, i == n || lengths[i * (m + 1) + j + 1] >= lengths[(i + 1) * (m + 1) + j] {
-        steps.append(.inserted(b.lowerBound + j))
-        j += 1
-      } else {
-        steps.append(.removed(a.lowerBound + i))
-        i += 1
-      }
-    }
     return steps
   }
 

@@ -91,10 +91,8 @@ package enum LineDiff {
       ids[line] = ids.count
       return ids.count - 1
     }
-    var script = MyersScript(a: a.map(id), b: b.map(id))
-    script.diff(aRange: 0..<a.count, bRange: 0..<b.count)
     // Within each run of changes, deletions first, as diff -u shows them.
-    var ops = script.ops
+    var ops = shortestScript(a.map(id), b.map(id))
     var start = 0
     while start < ops.count {
       guard ops[start] != .same else {
@@ -114,18 +112,35 @@ package enum LineDiff {
   }
 }
 
+extension LineDiff {
+  /// The shortest edit script turning `a` into `b`, for any sequence of equatable
+  /// items: the one sequence diff, which lines and arrays (``ArrayAlignment``) share.
+  /// With `maximumCost`, a stretch whose shortest script needs more than that many
+  /// steps is given up on and written as removed and inserted whole, so that the time
+  /// stays near linear in the input whatever it holds.
+  static func shortestScript<Element: Equatable>(_ a: [Element], _ b: [Element], maximumCost: Int? = nil) -> [Op] {
+    var script = MyersScript(a: a, b: b, maximumCost: maximumCost)
+    script.diff(aRange: 0..<a.count, bRange: 0..<b.count)
+    return script.ops
+  }
+}
+
 /// The state of one linear-space Myers search: the two sequences, the operations
 /// found so far (in order), and the two frontiers, reused by every step.
-private struct MyersScript {
-  let a: [Int]
-  let b: [Int]
+private struct MyersScript<Element: Equatable> {
+  let a: [Element]
+  let b: [Element]
   var ops: [LineDiff.Op] = []
   private var forward: [Int]
   private var backward: [Int]
 
-  init(a: [Int], b: [Int]) {
+  /// The most differences one middle-snake search looks for, if bounded.
+  let maximumCost: Int?
+
+  init(a: [Element], b: [Element], maximumCost: Int?) {
     self.a = a
     self.b = b
+    self.maximumCost = maximumCost
     ops.reserveCapacity(a.count + b.count)
     forward = [Int](repeating: -1, count: a.count + b.count + 3)
     backward = forward
@@ -171,7 +186,7 @@ private struct MyersScript {
   private mutating func middle(_ aLow: Int, _ aHigh: Int, _ bLow: Int, _ bHigh: Int) -> (Int, Int)? {
     let n = aHigh - aLow
     let m = bHigh - bLow
-    let maxD = (n + m + 1) / 2
+    let maxD = min((n + m + 1) / 2, maximumCost ?? .max)
     let offset = maxD
     let length = 2 * maxD
     for i in 0..<(length + 2) {
@@ -235,7 +250,7 @@ private struct MyersScript {
         k += 2
       }
     }
-    // No line in common.
+    // No line in common, or more differences than the search may look for.
     return nil
   }
 }

@@ -91,21 +91,31 @@ import Testing
     }
   }
 
-  @Test func pastTheTableLimitTheEndsStayAndTheMiddlePairsByPosition() throws {
-    // 2,500 items with the 6th and the 6th from last changed: the middle is 2,490 by
-    // 2,590 after the common ends, more cells than the table may have.
-    let old = Array(0..<2_500)
+  @Test func largeArraysAreStillAlignedByTheirItems() throws {
+    // 20,000 items with the 6th and the 6th from last changed and 100 new ones in the
+    // middle: a table of common-subsequence lengths would need 4e8 cells; the one
+    // sequence diff keeps every unchanged item, changes two and inserts 100.
+    let old = Array(0..<20_000)
     var new = old
     new[5] = -1
-    new[2_494] = -2
+    new[19_994] = -2
     new.insert(contentsOf: (0..<100).map { -10 - $0 }, at: 1_000)
-    try #require((old.count - 10) * (new.count - 10) > ArrayAlignment.maximumCells)
     let steps = ArrayAlignment.align(old, new)
     #expect(Self.problem(steps, old, new) == nil)
-    #expect(steps.prefix(5) == ArraySlice((0..<5).map { Step.same($0, $0) }))
-    #expect(steps.suffix(5) == ArraySlice((0..<5).map { Step.same(2_495 + $0, 2_595 + $0) }))
-    let middle = steps.dropFirst(5).dropLast(5)
-    #expect(middle.prefix(2_490) == ArraySlice((5..<2_495).map { Step.changed($0, $0) }))
-    #expect(middle.dropFirst(2_490) == ArraySlice((2_495..<2_595).map { Step.inserted($0) }))
+    #expect(steps.count { if case .same = $0 { true } else { false } } == 19_998)
+    #expect(
+      steps.filter { if case .changed = $0 { true } else { false } } == [.changed(5, 5), .changed(19_994, 20_094)])
+    #expect(
+      steps.filter { if case .inserted = $0 { true } else { false } } == (1_000..<1_100).map { Step.inserted($0) })
+  }
+
+  @Test func arraysWithNothingInCommonPairByPositionAtOnce() {
+    // 200,000 items against 200,000 others: more differences than the search looks
+    // for, so the items pair by position (an unbounded search would take minutes).
+    let old = Array(0..<200_000)
+    let new = old.map { -1 - $0 }
+    let steps = ArrayAlignment.align(old, new)
+    #expect(Self.problem(steps, old, new) == nil)
+    #expect(steps == (0..<200_000).map { Step.changed($0, $0) })
   }
 }
