@@ -47,6 +47,15 @@ public enum TextEncoding: Sendable, Equatable {
     return false
   }
 
+  /// The encoding's name, for messages: `UTF-8`, `UTF-16` or `UTF-32`.
+  public var name: String {
+    switch self {
+    case .utf8: "UTF-8"
+    case .utf16: "UTF-16"
+    case .utf32: "UTF-32"
+    }
+  }
+
   /// How many bytes the byte order mark takes.
   public var markLength: Int {
     switch self {

@@ -66,7 +66,7 @@ struct OpenStepReader {
     do {
       return (try encoding.utf8(data), encoding)
     } catch {
-      let name = if case .utf16 = encoding { "UTF-16" } else { "UTF-32" }
+      let name = encoding.name
       let problem =
         error.problem == .truncated
         ? "\(name) text ends in the middle of a character" : "invalid \(name): a lone surrogate"

@@ -87,7 +87,7 @@ package struct XMLPlistReader {
     if canRead(data) { return data }
     if let unicode = unicodeEncoding(of: data) {
       guard let utf8 = try? unicode.utf8(data) else {
-        let name = if case .utf16 = unicode { "UTF-16" } else { "UTF-32" }
+        let name = unicode.name
         throw PrefsError.syntax(in: .xml, "the XML plist is not valid \(name)", line: 1, column: 1, stage: .reader)
       }
       return utf8
