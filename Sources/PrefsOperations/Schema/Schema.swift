@@ -23,7 +23,10 @@ import PrefsText
 ///   window:
 ///     type: dict
 ///     keys:                 # optional: the keys of a nested dictionary
-///       width: {type: integer, default: 800}
+///       width: {type: integer, default: 800, minimum: 320}   # optional: the range allowed
+///   recent:
+///     type: array
+///     items: {type: string}   # optional: what each item of an array is
 /// ```
 public struct Schema: Sendable, Equatable {
   /// What the schema describes, if it says.
@@ -54,9 +57,23 @@ public struct SchemaKey: Sendable, Equatable {
   /// The keys of a nested dictionary (`type: dict` only).
   public var keys: Schema?
 
+  // Bounds and items (as JSON Schema's `minimum`, `maximum` and `items` say them).
+  /// The smallest value allowed, for an integer or real key.
+  public var minimum: PrefValue?
+  /// The largest value allowed, for an integer or real key.
+  public var maximum: PrefValue?
+  /// What each item is, for an array key (its ``name`` is empty).
+  public var items: SchemaKey? {
+    get { itemSchema.first }
+    set { itemSchema = newValue.map { [$0] } ?? [] }
+  }
+  /// ``items``, kept in an array: a struct cannot hold itself.
+  private var itemSchema: [SchemaKey] = []
+
   public init(
     name: String, type: ValueText.TypeName, defaultValue: PrefValue? = nil, values: [PrefValue]? = nil,
-    description: String? = nil, keys: Schema? = nil
+    description: String? = nil, keys: Schema? = nil, minimum: PrefValue? = nil, maximum: PrefValue? = nil,
+    items: SchemaKey? = nil
   ) {
     self.name = name
     self.type = type
@@ -64,15 +81,25 @@ public struct SchemaKey: Sendable, Equatable {
     self.values = values
     self.description = description
     self.keys = keys
+    self.minimum = minimum
+    self.maximum = maximum
+    self.items = items
   }
 }
 
 // MARK: - Reading
 
 extension Schema {
-  /// Reads a schema document (YAML or JSON, or any format of the table).
+  /// Reads a schema document (YAML or JSON, or any format of the table), or a JSON
+  /// Schema (``JSONSchema/isJSONSchema(_:)`` tells them apart).
   public static func read(_ data: Data, path: String? = nil) throws -> Schema {
     do {
+      // A JSON Schema is read as ordinary JSON: it describes `{"$date": …}` objects,
+      // and its nulls say nothing a schema holds.
+      var plain = ReadOptions(dropNulls: true)
+      plain.plainJSON = true
+      let (document, _) = try Format.read(data, path: path, options: plain)
+      if JSONSchema.isJSONSchema(document) { return try JSONSchema.schema(from: document) }
       let (value, _) = try Format.read(data, path: path)
       return try Schema(value)
     } catch let error as PrefsError {
@@ -121,7 +148,8 @@ extension SchemaKey {
     guard case .dictionary(let dict) = value else {
       throw Schema.invalid(path, "each key needs a dictionary with at least 'type'")
     }
-    try Schema.allowOnly(["type", "default", "values", "description", "keys"], in: dict, at: path)
+    try Schema.allowOnly(
+      ["type", "default", "values", "description", "keys", "minimum", "maximum", "items"], in: dict, at: path)
     let typeNames = ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", ")
     guard case .string(let typeText)? = dict["type"] else {
       throw Schema.invalid(path, "needs a 'type'", hints: ["types: \(typeNames)"])
@@ -148,6 +176,18 @@ extension SchemaKey {
       self.keys = try Schema(.dictionary(["keys": nested]))
     } else {
       self.keys = nil
+    }
+    for (field, bound) in [("minimum", dict["minimum"]), ("maximum", dict["maximum"])] {
+      guard let bound else { continue }
+      guard type == .integer || type == .real else {
+        throw Schema.invalid(path.appending(key: field), "only an integer or real has a \(field)")
+      }
+      let value = try Self.fitting(bound, type, at: path.appending(key: field))
+      if field == "minimum" { self.minimum = value } else { self.maximum = value }
+    }
+    if let items = dict["items"] {
+      guard type == .array else { throw Schema.invalid(path.appending(key: "items"), "only an array has items") }
+      self.items = try SchemaKey(name: "", items, at: path.appending(key: "items"))
     }
   }
 

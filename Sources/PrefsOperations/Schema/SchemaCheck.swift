@@ -16,6 +16,11 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
     case notAllowed(PrefValue, allowed: [PrefValue])
     /// The schema does not list this key; `suggestion` is a listed key it may be a typo of.
     case unknownKey(suggestion: String?)
+    /// The number is below the schema's `minimum` or above its `maximum`.
+    case outOfRange(PrefValue, minimum: PrefValue?, maximum: PrefValue?)
+    /// An item of an array is not of the type of the schema's `items`, so the app's
+    /// cast of the whole array fails and it reads `fallback`, the array key's.
+    case itemMismatch(stored: PrefValue, type: ValueText.TypeName, fallback: PrefValue?)
   }
 
   public var path: PrefKeyPath
@@ -54,6 +59,12 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
       return "\(value.literal) is not one of \(allowed.map(\.literal).joined(separator: ", "))"
     case .unknownKey(let suggestion):
       return "not in the schema; the app does not read it" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+    case .outOfRange(let value, let minimum, let maximum):
+      let bounds = [minimum.map { "at least \($0.literal)" }, maximum.map { "at most \($0.literal)" }]
+      return "\(value.literal) is out of range: the schema allows \(bounds.compactMap { $0 }.joined(separator: " and "))"
+    case .itemMismatch(let stored, let type, let fallback):
+      return "the item is \(stored.summary), not \(type.kind.article) \(type.kind.rawValue); the app's cast of the "
+        + "array fails and it reads \(fallback.map { "\($0.literal) (fallback)" } ?? "nil (the schema gives no fallback)")"
     }
   }
 
@@ -97,9 +108,41 @@ extension SchemaKey {
     if let values, !values.contains(stored) {
       return [SchemaFinding(path: path, problem: .notAllowed(stored, allowed: values))]
     }
+    if !isInRange(stored) {
+      return [SchemaFinding(path: path, problem: .outOfRange(stored, minimum: minimum, maximum: maximum))]
+    }
     if let keys, case .dictionary(let nested) = stored {
       return keys.check(nested, at: path)
     }
+    if let items, case .array(let elements) = stored {
+      return elements.enumerated().flatMap { index, element in
+        let itemPath = path.appending(index: index)
+        if Platform.allCases.contains(where: { TypedRead.read(element, as: items.type, on: $0) == nil }) {
+          return [
+            SchemaFinding(
+              path: itemPath, problem: .itemMismatch(stored: element, type: items.type, fallback: defaultValue))
+          ]
+        }
+        return items.check(element, at: itemPath)
+      }
+    }
     return []
+  }
+
+  /// Whether `value` lies within ``minimum`` and ``maximum`` (a value that is not a
+  /// number always does; NaN never does when there is a bound).
+  func isInRange(_ value: PrefValue) -> Bool {
+    func number(_ value: PrefValue?) -> Double? {
+      switch value {
+      case .integer(let n)?: Double(n)
+      case .unsignedInteger(let n)?: Double(n)
+      case .real(let r)?: r
+      default: nil
+      }
+    }
+    guard let x = number(value) else { return true }
+    if let low = number(minimum), !(x >= low) { return false }
+    if let high = number(maximum), !(x <= high) { return false }
+    return true
   }
 }

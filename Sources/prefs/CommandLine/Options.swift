@@ -148,7 +148,12 @@ extension Options {
 extension ParsedArguments {
   /// `--schema`: a built-in name, else a file (YAML, JSON or any format of the table).
   func schema() throws -> Schema? {
-    guard let argument = value(Options.schema) else { return nil }
+    try value(Options.schema).map(Self.schema(named:))
+  }
+
+  /// The schema an argument names: a built-in name, else a file (the schema format in
+  /// any format of the table, or a JSON Schema).
+  static func schema(named argument: String) throws -> Schema {
     if !DomainName.isPath(argument) {
       guard let schema = Schema.builtIn(argument) else {
         throw PrefsError(
