@@ -44,7 +44,7 @@ public enum JSONSchema {
       "$schema": .string(dialect),
       "description": .string(
         "A settings file: each top-level key is a domain or a file, holding the settings to apply there. "
-          + "\(domain): \(schema.description ?? "the keys of its schema")."),
+          + "\(domain): \(schema.description.map { $0.hasSuffix(".") ? $0 : $0 + "." } ?? "the keys of its schema.")"),
       "type": "object",
       "properties": .dictionary(properties),
       "additionalProperties": .dictionary(["$ref": "#/$defs/otherDomain"]),

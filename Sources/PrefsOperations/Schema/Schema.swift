@@ -91,18 +91,30 @@ public struct SchemaKey: Sendable, Equatable {
 
 extension Schema {
   /// Reads a schema document (YAML or JSON, or any format of the table), or a JSON
-  /// Schema (``JSONSchema/isJSONSchema(_:)`` tells them apart).
+  /// Schema (``JSONSchema/isJSONSchema(_:)`` tells them apart). A field that is not
+  /// right is named by its key path and, in a text, by its line and column.
   public static func read(_ data: Data, path: String? = nil) throws -> Schema {
+    var text: TextDocument?
     do {
       // A JSON Schema is read as ordinary JSON: it describes `{"$date": …}` objects,
       // and its nulls say nothing a schema holds.
       var plain = ReadOptions(dropNulls: true)
       plain.plainJSON = true
-      let (document, _) = try Format.read(data, path: path, options: plain)
+      let document: PrefValue
+      (document, _, text) = try TextDocument.read(data, path: path, options: plain)
       if JSONSchema.isJSONSchema(document) { return try JSONSchema.schema(from: document) }
       let (value, _) = try Format.read(data, path: path)
       return try Schema(value)
-    } catch let error as PrefsError {
+    } catch var error as PrefsError {
+      if error.position == nil, case .schema(let at, _) = error.kind, let text {
+        // The field, or the nearest entry around it that the text has.
+        var components = at.components
+        while error.position == nil {
+          error.position = text.position(of: PrefKeyPath(components))
+          if components.isEmpty { break }
+          components.removeLast()
+        }
+      }
       throw path.map { error.inFile($0) } ?? error
     }
   }

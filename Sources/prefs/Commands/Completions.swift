@@ -38,6 +38,7 @@ enum Completions {
   static func completion(forArgument argument: ArgumentSpec) -> CompletionKind {
     switch argument.name {
     case "DOMAIN", "A", "B": .domainsOrFiles
+    case "SCHEMA": .schemasOrFiles
     case "COMMAND": .commands
     case "SHELL": .shells
     case "IN", "FILE", "FILES": .files
@@ -58,26 +59,52 @@ enum Completions {
 
   // MARK: bash
 
+  /// A subcommand's own word (`export` for `schema export`).
+  static func word(of command: CommandSpec) -> String { String(command.name.split(separator: " ").last!) }
+
+  /// The bash completion of one command's options and first argument.
+  static func bashBody(_ command: CommandSpec) -> String {
+    let options = (command.accepted.flatMap(\.spellings) + ["--help"]).joined(separator: " ")
+    let valued = command.accepted.filter { $0.valueName != nil }
+    var valueCases = ""
+    for option in valued {
+      let action = bashAction(option.completion)
+      valueCases += "      \(option.spellings.joined(separator: "|"))) \(action); return ;;\n"
+    }
+    let argumentAction = command.arguments.first.map { bashAction(completion(forArgument: $0)) } ?? ":"
+    return """
+          case "$prev" in
+      \(valueCases)    esac
+          if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "\(options)" -- "$cur"))
+          else
+            \(argumentAction)
+          fi
+      """
+  }
+
   static func bash() -> String {
     var cases = ""
     for command in Commands.all {
-      let options = (command.accepted.flatMap(\.spellings) + ["--help"]).joined(separator: " ")
-      let valued = command.accepted.filter { $0.valueName != nil }
-      var valueCases = ""
-      for option in valued {
-        let action = bashAction(option.completion)
-        valueCases += "      \(option.spellings.joined(separator: "|"))) \(action); return ;;\n"
+      var body = bashBody(command)
+      if !command.subcommands.isEmpty {
+        // The first argument is the subcommand, which completes the rest.
+        var subcases = ""
+        for subcommand in command.subcommands {
+          subcases += "      \(word(of: subcommand)))\n\(bashBody(subcommand))\n        ;;\n"
+        }
+        body = """
+              if [[ $COMP_CWORD -eq 2 ]]; then
+                COMPREPLY=($(compgen -W "\(command.subcommands.map(word).joined(separator: " ")) --help" -- "$cur"))
+                return
+              fi
+              case "${COMP_WORDS[2]}" in
+          \(subcases)    esac
+          """
       }
-      let argumentAction = command.arguments.first.map { bashAction(completion(forArgument: $0)) } ?? ":"
       cases += """
           \(command.name))
-            case "$prev" in
-        \(valueCases)    esac
-            if [[ "$cur" == -* ]]; then
-              COMPREPLY=($(compgen -W "\(options)" -- "$cur"))
-            else
-              \(argumentAction)
-            fi
+        \(body)
             ;;
 
         """
@@ -123,7 +150,28 @@ enum Completions {
 
   static func zsh() -> String {
     var functions = ""
-    for command in Commands.all {
+    for command in Commands.everySpec {
+      let function = "_prefs_" + command.name.replacingAll("-", with: "_").replacingAll(" ", with: "_")
+      if !command.subcommands.isEmpty {
+        let list = command.subcommands.map { "'\(word(of: $0)):\(zshQuote($0.summary))'" }.joined(separator: " ")
+        functions += """
+          \(function)() {
+            local -a subcommands
+            subcommands=(\(list))
+            if (( CURRENT == 2 )); then
+              _describe -t subcommands '\(command.name) subcommand' subcommands
+              return
+            fi
+            local name=${words[2]//-/_}
+            shift words
+            (( CURRENT-- ))
+            (( $+functions[\(function)_$name] )) && \(function)_$name
+          }
+
+
+          """
+        continue
+      }
       var specs: [String] = []
       for option in command.accepted {
         let description = zshQuote(option.help)
@@ -139,7 +187,7 @@ enum Completions {
         specs.append("'\(position)\(argument.optional ? "::" : ":")\(argument.name.lowercased()):\(action)'")
       }
       functions += """
-        _prefs_\(command.name.replacingAll("-", with: "_"))() {
+        \(function)() {
           _arguments \\
             \(specs.joined(separator: " \\\n    "))
         }
@@ -214,8 +262,20 @@ enum Completions {
       lines.append(
         "complete -c prefs -n __fish_use_subcommand -a \(command.name) -d \(fishQuote(command.summary))")
     }
-    for command in Commands.all {
-      let condition = "-n '__fish_seen_subcommand_from \(command.name)'"
+    for command in Commands.all where !command.subcommands.isEmpty {
+      let words = command.subcommands.map(word).joined(separator: " ")
+      for subcommand in command.subcommands {
+        lines.append(
+          "complete -c prefs -n '__fish_seen_subcommand_from \(command.name); and not __fish_seen_subcommand_from "
+            + "\(words)' -a \(word(of: subcommand)) -d \(fishQuote(subcommand.summary))")
+      }
+    }
+    for command in Commands.everySpec where command.subcommands.isEmpty {
+      var tests = command.name.split(separator: " ").map { "__fish_seen_subcommand_from \($0)" }
+      // `export` alone is not `schema export`.
+      let groups = Commands.all.filter { group in group.subcommands.contains { word(of: $0) == command.name } }
+      tests += groups.map { "not __fish_seen_subcommand_from \($0.name)" }
+      let condition = "-n '" + tests.joined(separator: "; and ") + "'"
       for option in command.accepted {
         var parts = ["complete -c prefs", condition]
         parts += option.long.map { "-l \($0)" }
