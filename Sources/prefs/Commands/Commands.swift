@@ -9,14 +9,10 @@ enum Commands {
     Help.spec,
   ]
 
-  /// The command called `name`, or the subcommand when `name` is two words (`schema export`).
-  static func named(_ name: String) -> CommandSpec? {
-    let words = name.split(separator: " ", maxSplits: 1).map(String.init)
-    guard let command = all.first(where: { $0.name == words.first }) else { return nil }
-    return words.count == 2 ? command.subcommand(words[1]) : command
-  }
+  static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 
-  /// Every command and subcommand, for help and the manual.
+  /// Every command and subcommand (named in full: `schema export`), for help, the
+  /// manual and completions.
   static var everySpec: [CommandSpec] { all.flatMap { [$0] + $0.subcommands } }
 
   static func unknownCommand(_ name: String) -> PrefsError {

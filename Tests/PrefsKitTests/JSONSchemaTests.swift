@@ -1,0 +1,144 @@
+import Foundation
+import PrefsKit
+import Testing
+
+@testable import PrefsFormats
+@testable import PrefsModel
+@testable import PrefsOperations
+
+/// JSON Schema written from schemas and read back as schemas.
+@Suite struct JSONSchemaTests {
+  /// A schema that uses every field a key can have.
+  static let rich = Schema(
+    description: "Everything a key can say.",
+    keys: [
+      SchemaKey(
+        name: "volume", type: .real, defaultValue: .real(0.5), description: "Loudness.", minimum: .real(0),
+        maximum: .real(1)),
+      SchemaKey(
+        name: "count", type: .integer, defaultValue: .integer(3), values: [.integer(1), .integer(3), .integer(5)],
+        minimum: .integer(1)),
+      SchemaKey(name: "since", type: .date, defaultValue: .date(Date(timeIntervalSince1970: 1_700_000_000.25))),
+      SchemaKey(name: "token", type: .data, defaultValue: .data(Data("hello".utf8))),
+      SchemaKey(name: "limit", type: .real, defaultValue: .real(.infinity)),
+      SchemaKey(name: "theme", type: .string, defaultValue: "light", values: ["light", "dark"]),
+      SchemaKey(name: "private", type: .bool, defaultValue: .bool(true)),
+      SchemaKey(
+        name: "days", type: .date,
+        values: [.date(Date(timeIntervalSince1970: 0)), .date(Date(timeIntervalSince1970: 86_400))]),
+      SchemaKey(name: "recent", type: .array, items: SchemaKey(name: "", type: .string)),
+      SchemaKey(
+        name: "window", type: .dict,
+        keys: Schema(keys: [
+          SchemaKey(name: "width", type: .integer, defaultValue: .integer(800)),
+          SchemaKey(name: "frame", type: .dict, keys: Schema(keys: [SchemaKey(name: "x", type: .real)])),
+        ])),
+    ])
+
+  func readBack(_ jsonSchema: PrefValue) throws -> Schema {
+    try Schema.read(try Format.json.encode(jsonSchema, options: JSONSchema.writeOptions))
+  }
+
+  @Test func aDomainSchemaReadsBackAsTheSameSchema() throws {
+    #expect(try readBack(JSONSchema.forDomain(Self.rich)) == Self.rich)
+    #expect(try readBack(JSONSchema.forDomain(.userSettings)) == .userSettings)
+  }
+
+  @Test func aSettingsSchemaHoldsTheSameKeysUnderItsDomain() throws {
+    let read = try readBack(JSONSchema.forSettings(Self.rich, domain: "com.example.app"))
+    let entry = try #require(read.key("com.example.app"))
+    #expect(entry.type == .dict)
+    #expect(entry.keys?.keys == Self.rich.keys)
+    #expect(entry.description == Self.rich.description)
+  }
+
+  @Test func theGlobalDomainIsDescribedUnderBothItsNames() throws {
+    let read = try readBack(JSONSchema.forSettings(.userSettings, domain: "-g"))
+    #expect(read.keys.map(\.name) == ["-g", "NSGlobalDomain"])
+  }
+
+  @Test func theDocumentDeclaresItsDialectAndDescribesTheTypedObjects() throws {
+    guard case .dictionary(let root) = JSONSchema.forDomain(.userSettings) else {
+      Issue.record("not an object")
+      return
+    }
+    #expect(root["$schema"] == .string(JSONSchema.dialect))
+    let defs = try #require(root["$defs"]?.dictionaryValue)
+    for name in ["date", "data", "nonFiniteReal"] {
+      #expect(defs[name]?.dictionaryValue?["properties"]?.dictionaryValue?.count == 1, "\(name)")
+    }
+    // Written as they are: the `$` objects it describes are not escaped.
+    let text = String(decoding: try Format.json.encode(.dictionary(root), options: JSONSchema.writeOptions), as: UTF8.self)
+    #expect(text.contains(#""$date": {"#))
+    #expect(!text.contains(#""$dict": {"#))
+  }
+
+  @Test func aJSONSchemaIsToldApartFromTheSchemaFormat() {
+    #expect(JSONSchema.isJSONSchema(["$schema": "https://json-schema.org/draft/2020-12/schema"]))
+    #expect(JSONSchema.isJSONSchema(["type": "object", "properties": ["a": ["type": "string"]]]))
+    #expect(!JSONSchema.isJSONSchema(["keys": ["a": ["type": "string"]]]))
+    #expect(!JSONSchema.isJSONSchema(["type": "object"]))
+  }
+
+  @Test func anOrdinaryJSONSchemaReads() throws {
+    let json = """
+      {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "App",
+       "properties": {
+         "name": {"type": ["string", "null"], "title": "The name", "default": "ada"},
+         "mode": {"enum": ["a", "b"]},
+         "level": {"const": 3},
+         "ratio": {"type": "number", "minimum": 0, "maximum": 2.5},
+         "when": {"type": "string", "format": "date-time", "default": "2023-11-14T22:13:20Z"},
+         "blob": {"type": "string", "contentEncoding": "base64", "default": "aGk="},
+         "tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}},
+         "window": {"type": "object", "properties": {"width": {"type": "integer", "default": null}}},
+         "any": {"type": "array"},
+         "either": {"anyOf": [{"type": "integer"}, {"type": "number"}]}
+       },
+       "$defs": {"tag": {"type": "string", "enum": ["x", "y"]}}}
+      """
+    let schema = try Schema.read(Data(json.utf8), path: "app.schema.json")
+    #expect(schema.description == "App")
+    #expect(schema.key("name") == SchemaKey(name: "name", type: .string, defaultValue: "ada", description: "The name"))
+    #expect(schema.key("mode") == SchemaKey(name: "mode", type: .string, values: ["a", "b"]))
+    #expect(schema.key("level") == SchemaKey(name: "level", type: .integer, values: [.integer(3)]))
+    #expect(schema.key("ratio") == SchemaKey(name: "ratio", type: .real, minimum: .real(0), maximum: .real(2.5)))
+    #expect(schema.key("when")?.defaultValue == .date(Date(timeIntervalSince1970: 1_700_000_000)))
+    #expect(schema.key("blob")?.defaultValue == .data(Data("hi".utf8)))
+    #expect(schema.key("tags")?.items == SchemaKey(name: "", type: .string, values: ["x", "y"]))
+    #expect(schema.key("window")?.keys == Schema(keys: [SchemaKey(name: "width", type: .integer)]))
+    #expect(schema.key("any")?.items == nil)
+    // A number that may be an integer is a real.
+    #expect(schema.key("either")?.type == .real)
+  }
+
+  @Test(arguments: [
+    ##"{"$schema": "x", "properties": {"a": {"type": ["string", "integer"]}}}"##,
+    ##"{"$schema": "x", "properties": {"a": {}}}"##,
+    ##"{"$schema": "x", "properties": {"a": {"type": "strng"}}}"##,
+    ##"{"$schema": "x", "properties": {"a": {"$ref": "#/$defs/missing"}}}"##,
+    ##"{"$schema": "x", "properties": {"a": {"$ref": "other.json#/a"}}}"##,
+    ##"{"$schema": "x", "properties": {"a": {"type": "integer", "default": "many"}}}"##,
+    ##"{"$schema": "x", "properties": {"a": {"type": "string", "format": "date-time", "default": "soon"}}}"##,
+    ##"{"$schema": "x", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"$ref": "#/$defs/a"}}}"##,
+    ##"{"$schema": "x", "properties": [1]}"##,
+  ])
+  func whatASchemaCannotHoldIsASchemaError(json: String) throws {
+    let error = try #require(throws: PrefsError.self) { try Schema.read(Data(json.utf8), path: "s.json") }
+    guard case .schema = error.kind else {
+      Issue.record("\(error.kind)")
+      return
+    }
+    // The field is found in the text.
+    #expect(error.position != nil)
+  }
+
+  @Test func defaultsAndValuesAreWrittenAsAYAMLFileReadsThem() {
+    #expect(JSONSchema.plain(.date(Date(timeIntervalSince1970: 0))) == "1970-01-01T00:00:00Z")
+    #expect(JSONSchema.plain(.data(Data("hi".utf8))) == "aGk=")
+    #expect(JSONSchema.plain(.real(-.infinity)) == ["$real": "-inf"])
+    #expect(JSONSchema.plain(.array([.data(Data([0]))])) == ["AA=="])
+    #expect(JSONSchema.typedSpelling(.date(Date(timeIntervalSince1970: 0))) == ["$date": "1970-01-01T00:00:00Z"])
+    #expect(JSONSchema.typedSpelling("x") == nil)
+  }
+}
