@@ -9,7 +9,8 @@ import Testing
 
 /// A schema written as its document reads back as the same schema.
 @Suite struct SchemaDocumentTests {
-  @Test(arguments: [Format.yaml, .json, .xml])
+  /// (XML plists hold whole seconds: the schema's date default has a fraction.)
+  @Test(arguments: [Format.yaml, .json, .binary])
   func everyFieldRoundTrips(format: Format) throws {
     let schema = JSONSchemaTests.rich
     let data = try format.encode(schema.documentValue)
