@@ -30,7 +30,10 @@ func runPrefs(_ commandLine: [String], console: Console) -> Int32 {
     }
     var rest = Array(arguments.dropFirst())
     // A command with subcommands: its first argument picks the one that parses the rest.
-    if let word = rest.first, !word.hasPrefix("-"), let subcommand = command.subcommand(word) {
+    if !command.subcommands.isEmpty, let word = rest.first, !word.hasPrefix("-") {
+      guard let subcommand = command.subcommand(word) else {
+        throw ArgumentParser.unknownSubcommand(word, of: command)
+      }
       command = subcommand
       rest.removeFirst()
     }

@@ -68,7 +68,8 @@ import Testing
       #expect(defs[name]?.dictionaryValue?["properties"]?.dictionaryValue?.count == 1, "\(name)")
     }
     // Written as they are: the `$` objects it describes are not escaped.
-    let text = String(decoding: try Format.json.encode(.dictionary(root), options: JSONSchema.writeOptions), as: UTF8.self)
+    let text = String(
+      decoding: try Format.json.encode(.dictionary(root), options: JSONSchema.writeOptions), as: UTF8.self)
     #expect(text.contains(#""$date": {"#))
     #expect(!text.contains(#""$dict": {"#))
   }

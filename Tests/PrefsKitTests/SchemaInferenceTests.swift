@@ -43,7 +43,14 @@ import Testing
 
   @Test func anArraysItemsGetASchemaFromEveryItem() {
     let inferred = infer([
-      ("a", ["servers": [["name": "eu", "proto": "tcp"], ["name": "us", "proto": "tcp"], ["name": "ap", "proto": "udp"]]]),
+      (
+        "a",
+        [
+          "servers": [
+            ["name": "eu", "proto": "tcp"], ["name": "us", "proto": "tcp"], ["name": "ap", "proto": "udp"],
+          ]
+        ]
+      ),
       ("b", ["empty": []]),
     ])
     let items = inferred.schema.key("servers")?.items

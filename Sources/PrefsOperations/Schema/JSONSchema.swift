@@ -70,7 +70,8 @@ public enum JSONSchema {
   /// the `$` objects and directives this type writes, count as the type itself).
   public static func schema(from document: PrefValue) throws -> Schema {
     guard case .dictionary(let root) = document else {
-      throw Schema.invalid(PrefKeyPath(), "a JSON Schema is an object, not \(document.kind.article) \(document.kind.rawValue)")
+      throw Schema.invalid(
+        PrefKeyPath(), "a JSON Schema is an object, not \(document.kind.article) \(document.kind.rawValue)")
     }
     let reader = Reader(root: root)
     let keys = try reader.keys(of: root, at: PrefKeyPath(), depth: 0)
@@ -100,7 +101,8 @@ extension JSONSchema {
           "$data", ["type": "string", "contentEncoding": "base64"],
           "Data as JSON holds it, in base64 (in YAML, !!binary)."),
         "nonFiniteReal": typedObject(
-          "$real", ["enum": ["inf", "-inf", "nan"]], "A real that is not finite, as JSON holds it (in YAML, .inf, -.inf, .nan)."),
+          "$real", ["enum": ["inf", "-inf", "nan"]],
+          "A real that is not finite, as JSON holds it (in YAML, .inf, -.inf, .nan)."),
         "typedValue": .dictionary([
           "description": "A one-key object that JSON reads as a typed value, not as a dictionary.",
           "type": "object", "minProperties": 1, "maxProperties": 1,
@@ -191,11 +193,12 @@ extension JSONSchema {
         view["not"] = ["$ref": "#/$defs/typedValue"]
       }
       if let values = key.values {
-        view["enum"] = .array(values.flatMap { value in
-          let plain = JSONSchema.plain(value)
-          let typed = JSONSchema.typedSpelling(value)
-          return typed.map { [plain, $0] } ?? [plain]
-        })
+        view["enum"] = .array(
+          values.flatMap { value in
+            let plain = JSONSchema.plain(value)
+            let typed = JSONSchema.typedSpelling(value)
+            return typed.map { [plain, $0] } ?? [plain]
+          })
       }
       return .dictionary(view)
     }
@@ -429,7 +432,8 @@ extension JSONSchema {
       case (.integer, .real(let r)):
         if let n = Int64(exactly: r) { return .integer(n) }
       case (_, .dictionary(let dict)) where dict.count == 1:
-        if let word = dict.keys.first, let inner = dict[word], let typed = typedWords.first(where: { $0.word == word }), typed.type == type,
+        if let word = dict.keys.first, let inner = dict[word], let typed = typedWords.first(where: { $0.word == word }),
+          typed.type == type,
           case .string(let text) = inner
         {
           switch type {

@@ -61,7 +61,8 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
       return "not in the schema; the app does not read it" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
     case .outOfRange(let value, let minimum, let maximum):
       let bounds = [minimum.map { "at least \($0.literal)" }, maximum.map { "at most \($0.literal)" }]
-      return "\(value.literal) is out of range: the schema allows \(bounds.compactMap { $0 }.joined(separator: " and "))"
+      return
+        "\(value.literal) is out of range: the schema allows \(bounds.compactMap { $0 }.joined(separator: " and "))"
     case .itemMismatch(let stored, let type, let fallback):
       return "the item is \(stored.summary), not \(type.kind.article) \(type.kind.rawValue); the app's cast of the "
         + "array fails and it reads \(fallback.map { "\($0.literal) (fallback)" } ?? "nil (the schema gives no fallback)")"

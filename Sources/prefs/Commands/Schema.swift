@@ -13,14 +13,16 @@ enum SchemaCommand {
       'prefs help schema SUBCOMMAND' explains each subcommand.
       """,
     arguments: [
-      ArgumentSpec(name: "SUBCOMMAND", help: subcommands.map { $0.name.split(separator: " ").last! }.joined(separator: ", ") + ".")
+      ArgumentSpec(
+        name: "SUBCOMMAND", help: subcommands.map { $0.name.split(separator: " ").last! }.joined(separator: ", ") + ".")
     ],
     options: [],
     examples: subcommands.flatMap(\.examples),
     subcommands: subcommands,
     run: run)
 
-  /// Runs only when the first argument names no subcommand.
+  /// Never reached: the command line names a subcommand, or parsing stops at the
+  /// missing one (`runPrefs` refuses a word that names none).
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     throw ArgumentParser.unknownSubcommand(arguments.positionals[0], of: spec)
   }
@@ -134,7 +136,9 @@ enum SchemaInfer {
     var inputs: [(name: String, contents: PrefDictionary)] = []
     for argument in arguments.positionals {
       let (contents, name) = try Documents.readDomain(argument, arguments: arguments, console: console)
-      guard let contents else { throw missingDomain(try resolveDomain(argument, in: arguments.store()), in: arguments.store()) }
+      guard let contents else {
+        throw missingDomain(try resolveDomain(argument, in: arguments.store()), in: arguments.store())
+      }
       inputs.append((name, contents))
     }
     let inferred = SchemaInference.infer(inputs)
