@@ -13,11 +13,11 @@ import Testing
     description: "Everything a key can say.",
     keys: [
       SchemaKey(
-        name: "volume", type: .real, defaultValue: .real(0.5), description: "Loudness.", minimum: .real(0),
-        maximum: .real(1)),
+        name: "volume", type: .real, defaultValue: .real(0.5), description: "Loudness.",
+        range: SchemaRange(min: .real(0), max: .real(1)), isRequired: true),
       SchemaKey(
         name: "count", type: .integer, defaultValue: .integer(3), values: [.integer(1), .integer(3), .integer(5)],
-        minimum: .integer(1)),
+        range: SchemaRange(min: .integer(1))),
       SchemaKey(name: "since", type: .date, defaultValue: .date(Date(timeIntervalSince1970: 1_700_000_000.25))),
       SchemaKey(name: "token", type: .data, defaultValue: .data(Data("hello".utf8))),
       SchemaKey(name: "limit", type: .real, defaultValue: .real(.infinity)),
@@ -26,13 +26,16 @@ import Testing
       SchemaKey(
         name: "days", type: .date,
         values: [.date(Date(timeIntervalSince1970: 0)), .date(Date(timeIntervalSince1970: 86_400))]),
-      SchemaKey(name: "recent", type: .array, items: SchemaKey(name: "", type: .string)),
+      SchemaKey(name: "recent", type: .array, items: SchemaKey(name: "items", type: .string)),
+      SchemaKey(name: "extra", type: .string, description: "Anything.", allowsAnyType: true),
       SchemaKey(
         name: "window", type: .dict,
-        keys: Schema(keys: [
-          SchemaKey(name: "width", type: .integer, defaultValue: .integer(800)),
-          SchemaKey(name: "frame", type: .dict, keys: Schema(keys: [SchemaKey(name: "x", type: .real)])),
-        ])),
+        keys: Schema(
+          keys: [
+            SchemaKey(name: "width", type: .integer, defaultValue: .integer(800)),
+            SchemaKey(name: "frame", type: .dict, keys: Schema(keys: [SchemaKey(name: "x", type: .real)])),
+          ], otherKey: SchemaKey(name: "ANY", type: .integer))),
+      SchemaKey(name: "open", type: .dict, keys: Schema(keys: [], allowsOtherKeys: true)),
     ])
 
   func readBack(_ jsonSchema: PrefValue) throws -> Schema {
@@ -48,7 +51,15 @@ import Testing
     let read = try readBack(JSONSchema.forSettings(Self.rich, domain: "com.example.app"))
     let entry = try #require(read.key("com.example.app"))
     #expect(entry.type == .dict)
-    #expect(entry.keys?.keys == Self.rich.keys)
+    // Settings are partial: nothing is required in them.
+    #expect(
+      entry.keys?.keys
+        == Self.rich.keys.map {
+          var key = $0
+          key.isRequired = false
+          return key
+        })
+    #expect(Self.rich.keys.contains { $0.isRequired })
     #expect(entry.description == Self.rich.description)
   }
 
@@ -92,7 +103,11 @@ import Testing
          "when": {"type": "string", "format": "date-time", "default": "2023-11-14T22:13:20Z"},
          "blob": {"type": "string", "contentEncoding": "base64", "default": "aGk="},
          "tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}},
-         "window": {"type": "object", "properties": {"width": {"type": "integer", "default": null}}},
+         "window": {"type": "object", "properties": {"width": {"type": "integer", "default": null}},
+                    "required": ["width"]},
+         "free": {"description": "Anything."},
+         "open": {"type": "object", "additionalProperties": true},
+         "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
          "any": {"type": "array"},
          "either": {"anyOf": [{"type": "integer"}, {"type": "number"}]}
        },
@@ -103,19 +118,23 @@ import Testing
     #expect(schema.key("name") == SchemaKey(name: "name", type: .string, defaultValue: "ada", description: "The name"))
     #expect(schema.key("mode") == SchemaKey(name: "mode", type: .string, values: ["a", "b"]))
     #expect(schema.key("level") == SchemaKey(name: "level", type: .integer, values: [.integer(3)]))
-    #expect(schema.key("ratio") == SchemaKey(name: "ratio", type: .real, minimum: .real(0), maximum: .real(2.5)))
+    #expect(
+      schema.key("ratio") == SchemaKey(name: "ratio", type: .real, range: SchemaRange(min: .real(0), max: .real(2.5))))
     #expect(schema.key("when")?.defaultValue == .date(Date(timeIntervalSince1970: 1_700_000_000)))
     #expect(schema.key("blob")?.defaultValue == .data(Data("hi".utf8)))
-    #expect(schema.key("tags")?.items == SchemaKey(name: "", type: .string, values: ["x", "y"]))
-    #expect(schema.key("window")?.keys == Schema(keys: [SchemaKey(name: "width", type: .integer)]))
+    #expect(schema.key("tags")?.items == SchemaKey(name: "items", type: .string, values: ["x", "y"]))
+    #expect(schema.key("window")?.keys == Schema(keys: [SchemaKey(name: "width", type: .integer, isRequired: true)]))
     #expect(schema.key("any")?.items == nil)
+    #expect(schema.key("free") == SchemaKey(name: "free", type: .string, description: "Anything.", allowsAnyType: true))
+    #expect(schema.key("window")?.keys?.key("width")?.isRequired == true)
+    #expect(schema.key("open")?.keys?.allowsOtherKeys == true)
+    #expect(schema.key("counts")?.keys?.otherKey?.type == .integer)
     // A number that may be an integer is a real.
     #expect(schema.key("either")?.type == .real)
   }
 
   @Test(arguments: [
     ##"{"$schema": "x", "properties": {"a": {"type": ["string", "integer"]}}}"##,
-    ##"{"$schema": "x", "properties": {"a": {}}}"##,
     ##"{"$schema": "x", "properties": {"a": {"type": "strng"}}}"##,
     ##"{"$schema": "x", "properties": {"a": {"$ref": "#/$defs/missing"}}}"##,
     ##"{"$schema": "x", "properties": {"a": {"$ref": "other.json#/a"}}}"##,

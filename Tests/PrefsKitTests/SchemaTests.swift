@@ -50,10 +50,6 @@ import Testing
     ("keys: {a: {type: string, keys: {}}}", "keys.a.keys", "only a dict has keys"),
     ("{a: 1}", "a", "unknown field"),
     ("description: x", "keys", "a schema needs 'keys', a dictionary of the keys the app reads"),
-    ("keys: {a: {type: string, minimum: 1}}", "keys.a.minimum", "only an integer or real has a minimum"),
-    ("keys: {a: {type: integer, maximum: 1.5}}", "keys.a.maximum", "a real is not an integer"),
-    ("keys: {a: {type: dict, items: {type: string}}}", "keys.a.items", "only an array has items"),
-    ("keys: {a: {type: array, items: {type: strng}}}", "keys.a.items.type", "unknown type 'strng'"),
   ])
   func invalidSchemasAreRefusedNamingThePlace(text: String, path: String, problem: String) throws {
     let error = #expect(throws: PrefsError.self) { try Schema.read(Data(text.utf8), path: "s.yaml") }
@@ -63,32 +59,6 @@ import Testing
       Issue.record("\(String(describing: error))")
     }
     #expect(error?.file == "s.yaml")
-  }
-
-  @Test func boundsAndItemsRead() throws {
-    let text = "keys: {v: {type: real, minimum: 0, maximum: 1.5}, tags: {type: array, items: {type: string}}}"
-    let read = try Schema.read(Data(text.utf8))
-    #expect(read.key("v")?.minimum == .real(0))
-    #expect(read.key("v")?.maximum == .real(1.5))
-    #expect(read.key("tags")?.items == SchemaKey(name: "", type: .string))
-  }
-
-  @Test func valuesOutOfRangeAndItemsOfAnotherTypeAreFound() throws {
-    let schema = Schema(keys: [
-      SchemaKey(name: "volume", type: .real, minimum: .real(0), maximum: .real(1)),
-      SchemaKey(name: "count", type: .integer, minimum: .integer(1)),
-      SchemaKey(name: "tags", type: .array, defaultValue: ["a"], items: SchemaKey(name: "", type: .string)),
-      SchemaKey(name: "sizes", type: .array, items: SchemaKey(name: "", type: .integer, maximum: .integer(9))),
-    ])
-    #expect(
-      try findings(#"{"volume": 1.5, "count": 0, "tags": ["x", 2], "sizes": [3, 12]}"#, schema: schema) == [
-        "volume: 1.5 is out of range: the schema allows at least 0.0 and at most 1.0",
-        "count: 0 is out of range: the schema allows at least 1",
-        #"tags.1: the item is integer 2, not a string; the app's cast of the array fails and it reads array (1 item) (fallback)"#,
-        "sizes.1: 12 is out of range: the schema allows at most 9",
-      ])
-    #expect(try findings(#"{"volume": 1.0, "count": 1, "tags": [], "sizes": [9]}"#, schema: schema).isEmpty)
-    #expect(try findings(#"{"volume": {"$real": "nan"}}"#, schema: schema).count == 1)
   }
 
   // MARK: The fallback table

@@ -116,7 +116,7 @@ import Testing
       keys:
         since: {type: date, default: 2023-11-14T22:13:20Z}
         token: {type: data}
-        limit: {type: real, minimum: 0}
+        limit: {type: real, min: 0}
         window: {type: dict, keys: {width: {type: integer, default: 800}}}
 
       """)
@@ -176,7 +176,10 @@ import Testing
 
   @Test(arguments: [
     (["--settings"], "--settings shapes the JSON Schema; give --json-schema too"),
-    (["--json-schema", "--settings"], "--settings needs --domain NAME, the domain the schema's keys are for"),
+    (
+      ["--json-schema", "--settings"],
+      "--settings needs --domain NAME, the domain the schema's keys are for: the schema names none"
+    ),
     (["--json-schema", "--domain", "d"], "--domain names the entry of a settings file; give --settings too"),
     (["--json-schema", "--to", "yaml"], "JSON Schema is JSON; leave --to out"),
   ])

@@ -4,15 +4,18 @@ import PrefsModel
 /// JSON Schema (draft 2020-12) both ways: written from a ``Schema`` for editors
 /// (yaml-language-server, VS Code) to complete and check domain files and settings
 /// files, and read as a ``Schema`` (`type`, `default`, `enum`, `const`, `minimum`,
-/// `maximum`, `properties`, `items`, `description`, local `$ref`s, `anyOf`/`oneOf`).
+/// `maximum`, `properties`, `required`, `additionalProperties`, `items`,
+/// `description`, local `$ref`s, `anyOf`/`oneOf`).
 ///
 /// A JSON Schema validator sees a file's values as JSON does: in a YAML file a
 /// date is a timestamp string and data a base64 string (`!!binary`), in a JSON file
 /// they are the typed objects `{"$date": …}` and `{"$data": …}`, and a real that is
 /// not finite is `{"$real": "inf"}`. Each key's schema accepts both spellings.
-/// Nothing is required: an app reads a missing key as its fallback. Keys the schema
-/// does not list are allowed, as `lint` only warns of them. JSON Schema cannot tell
-/// `1` from `1.0`, so a real key accepts an integer.
+/// Only the keys the schema requires (``SchemaKey/isRequired``) are required in a
+/// domain file, and none in a settings file: an app reads a missing key as its
+/// fallback. Keys the schema does not list are allowed, as `lint` only warns of
+/// them. JSON Schema cannot tell `1` from `1.0`, so a real key accepts an integer.
+/// A key of any type (``SchemaKey/allowsAnyType``) is a schema without a type.
 public enum JSONSchema {
   /// The dialect written, and the value of `$schema`.
   public static let dialect = "https://json-schema.org/draft/2020-12/schema"
@@ -74,8 +77,9 @@ public enum JSONSchema {
         PrefKeyPath(), "a JSON Schema is an object, not \(document.kind.article) \(document.kind.rawValue)")
     }
     let reader = Reader(root: root)
-    let keys = try reader.keys(of: root, at: PrefKeyPath(), depth: 0)
-    return Schema(description: root["description"]?.stringValue ?? root["title"]?.stringValue, keys: keys)
+    var schema = try reader.schema(of: root, at: PrefKeyPath(), depth: 0)
+    schema.description = root["description"]?.stringValue ?? root["title"]?.stringValue
+    return schema
   }
 }
 
@@ -136,11 +140,20 @@ extension JSONSchema {
       ])
     }
 
-    /// An object with the schema's keys as properties.
+    /// An object with the schema's keys as properties, those it requires required
+    /// (in a domain file), and what keys of other names hold when it says.
     func objectView(_ schema: Schema) -> PrefDictionary {
       var properties = PrefDictionary()
       for key in schema.keys { properties[key.name] = property(key) }
-      return ["type": "object", "properties": .dictionary(properties)]
+      var view: PrefDictionary = ["type": "object", "properties": .dictionary(properties)]
+      let required = schema.keys.filter(\.isRequired).map { PrefValue.string($0.name) }
+      if !settings, !required.isEmpty { view["required"] = .array(required) }
+      if let other = schema.otherKey {
+        view["additionalProperties"] = property(other)
+      } else if schema.allowsOtherKeys {
+        view["additionalProperties"] = true
+      }
+      return view
     }
 
     /// One key's schema: the values it may hold, with its description and default;
@@ -175,8 +188,9 @@ extension JSONSchema {
     func valueView(_ key: SchemaKey) -> PrefValue {
       var view: PrefDictionary
       var bounds = PrefDictionary()
-      if let minimum = key.minimum { bounds["minimum"] = JSONSchema.plain(minimum) }
-      if let maximum = key.maximum { bounds["maximum"] = JSONSchema.plain(maximum) }
+      if let low = key.range?.min { bounds["minimum"] = JSONSchema.plain(low) }
+      if let high = key.range?.max { bounds["maximum"] = JSONSchema.plain(high) }
+      if key.allowsAnyType { return .dictionary([:]) }
       switch key.type {
       case .string: view = ["type": "string"]
       case .integer: view = bounds.merging(["type": "integer"])
@@ -380,12 +394,15 @@ extension JSONSchema {
       var types = shape.types
       // A number that may be an integer is a real (JSON Schema cannot tell 1 from 1.0).
       if Set(types) == [.integer, .real] { types = [.real] }
+      if types.isEmpty {
+        // No type: any value (`{}`), not checked.
+        var key = SchemaKey(name: name, type: .string, allowsAnyType: true)
+        key.description = (schema["description"] ?? schema["title"])?.stringValue
+        key.defaultValue = schema["default"]
+        return key
+      }
       guard types.count == 1, let type = types.first else {
-        let problem =
-          types.isEmpty
-          ? "needs a type (string, integer, number, boolean, array or object)"
-          : "allows \(types.map(\.rawValue).joined(separator: " or ")); a key has one type"
-        throw Schema.invalid(path, problem)
+        throw Schema.invalid(path, "allows \(types.map(\.rawValue).joined(separator: " or ")); a key has one type")
       }
       // Each keyword from the schema itself, else from the first branch of plain values that has it.
       let levels = [schema] + shape.views
@@ -406,16 +423,42 @@ extension JSONSchema {
         key.values = allowed.isEmpty ? nil : allowed
       }
       if type == .integer || type == .real {
-        if let (value, at) = field("minimum") { key.minimum = try Self.typed(value, type, at: at) }
-        if let (value, at) = field("maximum") { key.maximum = try Self.typed(value, type, at: at) }
+        let low = try field("minimum").map { try Self.typed($0.0, type, at: $0.1) }
+        let high = try field("maximum").map { try Self.typed($0.0, type, at: $0.1) }
+        if low != nil || high != nil { key.range = SchemaRange(min: low, max: high) }
       }
       if type == .array, let (value, at) = field("items"), value != .bool(true) {
-        key.items = try self.key("", value, at: at, depth: depth + 1)
+        key.items = try self.key("items", value, at: at, depth: depth + 1)
       }
-      if type == .dict, let object = levels.first(where: { $0["properties"] != nil }) {
-        key.keys = Schema(keys: try keys(of: object, at: path, depth: depth))
+      if type == .dict,
+        let object = levels.first(where: { $0["properties"] != nil || $0["additionalProperties"] != nil })
+      {
+        key.keys = try self.schema(of: object, at: path, depth: depth)
       }
       return key
+    }
+
+    /// The keys of an object's schema: its `properties`, those it lists as `required`
+    /// required, and `additionalProperties` (true, or what other keys hold).
+    func schema(of object: PrefDictionary, at path: PrefKeyPath, depth: Int) throws -> Schema {
+      var schema = Schema(keys: try keys(of: object, at: path, depth: depth))
+      if let required = object["required"] {
+        guard case .array(let names) = required else {
+          throw Schema.invalid(path.appending(key: "required"), "must be a list of key names")
+        }
+        for name in names.compactMap(\.stringValue) {
+          if let index = schema.keys.firstIndex(where: { $0.name == name }) { schema.keys[index].isRequired = true }
+        }
+      }
+      switch object["additionalProperties"] {
+      case .bool(true)?: schema.allowsOtherKeys = true
+      case .dictionary(let other)?:
+        schema.otherKey = try key(
+          "ANY", .dictionary(other), at: path.appending(key: "additionalProperties"), depth: depth + 1)
+        schema.allowsOtherKeys = true
+      default: break
+      }
+      return schema
     }
 
     /// A default or allowed value as a value of `type`: ISO 8601 text is a date,

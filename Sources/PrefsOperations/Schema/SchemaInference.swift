@@ -132,7 +132,7 @@ public enum SchemaInference {
         let nested = childKeys(under: place, conflicts: &conflicts)
         if !nested.isEmpty { key.keys = Schema(keys: nested) }
       case .array:
-        key.items = items?.key("", at: place + "[]", conflicts: &conflicts)
+        key.items = items?.key("items", at: place + "[]", conflicts: &conflicts)
       default: break
       }
       return key

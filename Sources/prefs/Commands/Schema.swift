@@ -38,7 +38,7 @@ enum SchemaExport {
     help: "With --json-schema: describe a settings file whose --domain entry holds the schema's keys.")
   static let domain = OptionSpec(
     "domain", long: ["domain"], arity: .one, kind: .text(placeholder: "NAME"), completion: .domainsOrFiles,
-    help: "With --settings: the domain (or file) the schema's keys are for.")
+    help: "With --settings: the domain (or file) the schema's keys are for (default: the one the schema names).")
 
   static let spec = CommandSpec(
     name: "schema export",
@@ -51,10 +51,12 @@ enum SchemaExport {
       Schema for a domain file: each key with its type, description and default, \
       in both the spellings a YAML file and a JSON file use (a date is a timestamp \
       in YAML and {"$date": ...} in JSON; data is !!binary or {"$data": ...}; a \
-      real that is not finite is {"$real": "inf"}). Nothing is required, as an app \
-      reads a missing key as its fallback, and keys the schema does not list are \
-      allowed. With --settings the JSON Schema is for a settings file (prefs apply): \
-      the --domain entry holds a part of the keys at any depth, each key may be \
+      real that is not finite is {"$real": "inf"}). Only the keys the schema requires \
+      are required, as an app reads a missing key as its fallback, and keys the \
+      schema does not list are allowed. With --settings the JSON Schema is for a settings file (prefs apply): \
+      the entry of --domain (by default the domain the schema names, as a \
+      device-management schema does) holds a part of the keys at any depth, and \
+      none is required; each key may be \
       !replace or !delete (an editor sees !delete as null; JSON spells them \
       {"$replace": ...} and {"$delete": true}), and other entries may hold settings \
       for any domain. A YAML file names the JSON Schema in a first-line comment, \
@@ -82,9 +84,6 @@ enum SchemaExport {
     if arguments.has(settings), !wantsJSONSchema {
       throw ArgumentParser.usageError("--settings shapes the JSON Schema; give --json-schema too", spec)
     }
-    if arguments.has(settings), !arguments.has(domain) {
-      throw ArgumentParser.usageError("--settings needs --domain NAME, the domain the schema's keys are for", spec)
-    }
     if arguments.has(domain), !arguments.has(settings) {
       throw ArgumentParser.usageError("--domain names the entry of a settings file; give --settings too", spec)
     }
@@ -94,8 +93,14 @@ enum SchemaExport {
     let schema = try ParsedArguments.schema(named: arguments.positionals[0])
     let output = arguments.value(Options.output)
     if wantsJSONSchema {
-      let document =
-        arguments.value(domain).map { JSONSchema.forSettings(schema, domain: $0) } ?? JSONSchema.forDomain(schema)
+      var document = JSONSchema.forDomain(schema)
+      if arguments.has(settings) {
+        guard let name = arguments.value(domain) ?? schema.domain else {
+          throw ArgumentParser.usageError(
+            "--settings needs --domain NAME, the domain the schema's keys are for: the schema names none", spec)
+        }
+        document = JSONSchema.forSettings(schema, domain: name)
+      }
       try Documents.write(document, format: .json, to: output, options: JSONSchema.writeOptions, console: console)
     } else {
       let format = try Documents.outputFormat(arguments: arguments)
