@@ -122,11 +122,12 @@ extension SchemaKey {
       throw Schema.invalid(path, "each key needs a dictionary with at least 'type'")
     }
     try Schema.allowOnly(["type", "default", "values", "description", "keys"], in: dict, at: path)
-    let typeNames = ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", ")
+    // A key's type is what an app reads; a null is no type an app can read a key as.
+    let typeNames = ValueText.TypeName.allCases.filter { $0 != .null }.map(\.rawValue).joined(separator: ", ")
     guard case .string(let typeText)? = dict["type"] else {
       throw Schema.invalid(path, "needs a 'type'", hints: ["types: \(typeNames)"])
     }
-    guard let type = ValueText.TypeName.named(typeText) else {
+    guard let type = ValueText.TypeName.named(typeText), type != .null else {
       throw Schema.invalid(path.appending(key: "type"), "unknown type '\(typeText)'", hints: ["types: \(typeNames)"])
     }
     self.name = name
@@ -173,6 +174,7 @@ extension ValueText.TypeName {
     case .data: .data
     case .array: .array
     case .dict: .dictionary
+    case .null: .null
     }
   }
 
@@ -187,6 +189,7 @@ extension ValueText.TypeName {
     case .data: "Data"
     case .array: "[Any]"
     case .dict: "[String: Any]"
+    case .null: "NSNull"
     }
   }
 }

@@ -32,7 +32,7 @@ enum Export {
     ],
     options: [
       Options.output, Options.to, all, update, Options.exclude, Options.plain, Options.compact, Options.expandData,
-      Options.schema,
+      Options.dropNulls, Options.schema,
       Options.effective, Options.allowDuplicateKeys, Options.defaultsDir,
     ],
     examples: [

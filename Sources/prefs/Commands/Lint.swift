@@ -11,8 +11,9 @@ enum LintCommand {
       read differently (yes, off, 0755, 1:20) as a warning; and with --schema each \
       key whose stored type makes the app read its fallback, naming the platform \
       where Linux and macOS read differently, each value outside the schema's values, and \
-      unknown keys as warnings. A null is an error (a warning with --drop-nulls) and \
-      the rest of the file is still checked. Exits 1 when there is an error, 0 with warnings \
+      unknown keys as warnings; with --schema too, every null, as a warning: a domain \
+      is a property list, which holds no null (import refuses it unless --drop-nulls, \
+      which lint then takes to leave nulls unmentioned). Exits 1 when there is an error, 0 with warnings \
       alone; with several inputs every one is checked and the worst status wins.
       """,
     arguments: [
@@ -37,8 +38,12 @@ enum LintCommand {
     for argument in arguments.positionals {
       do {
         let (data, file, path) = try load(argument, arguments: arguments)
-        let findings = PrefsKit.Lint.check(
+        var findings = PrefsKit.Lint.check(
           data, file: file, path: path, declared: declared, options: options, schema: schema)
+        if arguments.dropsNulls {
+          // Checked as an import with --drop-nulls takes it: its nulls would be left out.
+          findings.removeAll { if case .null? = $0.kind { true } else { false } }
+        }
         for finding in findings {
           try console.out("prefs: \(finding.severity.rawValue): \(finding)\n")
           for hint in finding.hints + (finding.kind.map(ErrorAdvice.hints) ?? []) { try console.out("hint: \(hint)\n") }
