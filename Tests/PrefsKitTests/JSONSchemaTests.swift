@@ -69,10 +69,7 @@ import Testing
   }
 
   @Test func theDocumentDeclaresItsDialectAndDescribesTheTypedObjects() throws {
-    guard case .dictionary(let root) = JSONSchema.forDomain(.userSettings) else {
-      Issue.record("not an object")
-      return
-    }
+    let root = try #require(JSONSchema.forDomain(.userSettings).dictionaryValue)
     #expect(root["$schema"] == .string(JSONSchema.dialect))
     let defs = try #require(root["$defs"]?.dictionaryValue)
     for name in ["date", "data", "nonFiniteReal"] {
@@ -145,10 +142,7 @@ import Testing
   ])
   func whatASchemaCannotHoldIsASchemaError(json: String) throws {
     let error = try #require(throws: PrefsError.self) { try Schema.read(Data(json.utf8), path: "s.json") }
-    guard case .schema = error.kind else {
-      Issue.record("\(error.kind)")
-      return
-    }
+    if case .schema = error.kind {} else { Issue.record("not a schema error: \(error.kind)") }
     // The field is found in the text.
     #expect(error.position != nil)
   }

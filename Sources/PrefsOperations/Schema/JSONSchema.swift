@@ -205,6 +205,7 @@ extension JSONSchema {
       case .dict:
         view = objectView(key.keys ?? Schema(keys: []))
         view["not"] = ["$ref": "#/$defs/typedValue"]
+      case .null: view = ["type": "null"]
       }
       if let values = key.values {
         view["enum"] = .array(
@@ -383,9 +384,9 @@ extension JSONSchema {
       return shape
     }
 
-    /// The type a plain JSON value is of, as a default or an allowed value.
+    /// The type a plain JSON value is of, as a default or an allowed value (a null is of none).
     static func type(of value: PrefValue) -> ValueText.TypeName? {
-      ValueText.TypeName.allCases.first { $0.kind == value.kind }
+      ValueText.TypeName.allCases.first { $0 != .null && $0.kind == value.kind }
     }
 
     func key(_ name: String, _ value: PrefValue, at path: PrefKeyPath, depth: Int) throws -> SchemaKey {
@@ -398,7 +399,7 @@ extension JSONSchema {
         // No type: any value (`{}`), not checked.
         var key = SchemaKey(name: name, type: .string, allowsAnyType: true)
         key.description = (schema["description"] ?? schema["title"])?.stringValue
-        key.defaultValue = schema["default"]
+        key.defaultValue = schema["default"].flatMap { $0 == .null ? nil : $0 }
         return key
       }
       guard types.count == 1, let type = types.first else {
@@ -411,11 +412,12 @@ extension JSONSchema {
       }
       var key = SchemaKey(name: name, type: type)
       key.description = (schema["description"] ?? schema["title"])?.stringValue
-      if let (value, at) = field("default") { key.defaultValue = try Self.typed(value, type, at: at) }
+      // A null default, or a null among the values, says nothing an app reads.
+      if let (value, at) = field("default"), value != .null { key.defaultValue = try Self.typed(value, type, at: at) }
       if let (value, at) = field("enum") ?? field("const").map({ (.array([$0.0]), $0.1) }) {
         guard case .array(let items) = value else { throw Schema.invalid(at, "must be a list of the values allowed") }
         var allowed: [PrefValue] = []
-        for (index, item) in items.enumerated() {
+        for (index, item) in items.enumerated() where item != .null {
           // The JSON spelling of an allowed date or data is the same value again.
           let typedItem = try Self.typed(item, type, at: at.appending(index: index))
           if !allowed.contains(typedItem) { allowed.append(typedItem) }

@@ -128,9 +128,8 @@ extension Schema {
   public static func read(_ data: Data, path: String? = nil) throws -> Schema {
     var text: TextDocument?
     do {
-      // Read as ordinary JSON first: a JSON Schema describes `{"$date": …}` objects,
-      // and its nulls say nothing a schema holds.
-      var plain = ReadOptions(dropNulls: true)
+      // Read as ordinary JSON first: a JSON Schema describes `{"$date": …}` objects.
+      var plain = ReadOptions()
       plain.plainJSON = true
       let document: PrefValue
       (document, _, text) = try TextDocument.read(data, path: path, options: plain)
@@ -205,12 +204,14 @@ extension SchemaKey {
     }
     try Schema.allowOnly(
       ["type", "default", "values", "description", "keys", "min", "max", "required", "items"], in: dict, at: path)
-    let typeNames = (ValueText.TypeName.allCases.map(\.rawValue) + [Self.anyTypeName]).joined(separator: ", ")
+    // A key's type is what an app reads; a null is no type an app can read a key as.
+    let typeNames = (ValueText.TypeName.allCases.filter { $0 != .null }.map(\.rawValue) + [Self.anyTypeName])
+      .joined(separator: ", ")
     guard case .string(let typeText)? = dict["type"] else {
       throw Schema.invalid(path, "needs a 'type'", hints: ["types: \(typeNames)"])
     }
     // `any`: the key may hold any type (``allowsAnyType``), and its type is not checked.
-    guard let type = typeText == Self.anyTypeName ? .string : ValueText.TypeName.named(typeText) else {
+    guard let type = typeText == Self.anyTypeName ? .string : ValueText.TypeName.named(typeText), type != .null else {
       throw Schema.invalid(path.appending(key: "type"), "unknown type '\(typeText)'", hints: ["types: \(typeNames)"])
     }
     self.allowsAnyType = typeText == Self.anyTypeName
@@ -280,6 +281,7 @@ extension ValueText.TypeName {
     case .data: .data
     case .array: .array
     case .dict: .dictionary
+    case .null: .null
     }
   }
 
@@ -294,6 +296,7 @@ extension ValueText.TypeName {
     case .data: "Data"
     case .array: "[Any]"
     case .dict: "[String: Any]"
+    case .null: "NSNull"
     }
   }
 }

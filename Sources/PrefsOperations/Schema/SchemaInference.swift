@@ -47,7 +47,7 @@ public struct InferredSchema: Sendable, Equatable {
 ///   array). One input with one value per key never lists values.
 /// - A key holding several types across the inputs is reported (``TypeConflict``)
 ///   and takes the type seen most often.
-/// - A value with no schema type (a keyed-archive uid) says nothing of its key.
+/// - A value with no schema type (a null, a keyed-archive uid) says nothing of its key.
 public enum SchemaInference {
   /// The most distinct values a key may hold and still list them as its `values`.
   public static let maxValues = 4
@@ -105,7 +105,9 @@ public enum SchemaInference {
     func key(_ name: String, at place: String, conflicts: inout [TypeConflict]) -> SchemaKey? {
       var occurrences: [TypeConflict.Occurrence] = []
       for (value, input) in values {
-        guard let type = ValueText.TypeName.allCases.first(where: { $0.kind == value.kind }) else { continue }
+        guard let type = ValueText.TypeName.allCases.first(where: { $0 != .null && $0.kind == value.kind }) else {
+          continue
+        }
         if let index = occurrences.firstIndex(where: { $0.type == type }) {
           occurrences[index].count += 1
           if !occurrences[index].inputs.contains(input) { occurrences[index].inputs.append(input) }
