@@ -15,11 +15,10 @@ public enum AtomicFile {
   public static func write(
     to path: String, newFileMode: mode_t = 0o644, modeLimit: mode_t = 0o7777, _ body: (ByteWriter) throws -> Void
   ) throws {
-    // Devices and descriptors (`-o /dev/stdout`, `/dev/fd/3`) are written in place:
-    // renaming over the file behind them would take it away from its reader.
-    if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
-      return try writeDirectly(to: path, displayName: path, body)
-    }
+    // Devices, pipes and sockets (`-o /dev/stdout` on a pipe, `/dev/fd/3`) are written
+    // in place: they cannot be renamed over. They are told from regular files by what
+    // the file is, never by its path (`/dev/shm/x.yaml` is a regular file).
+    if try writeInPlaceIfNotRegular(path, body) { return }
     let target = resolvedTarget(path)
     let directory = target.deletingLastPathComponent
     let folder = directory.isEmpty ? "." : directory
@@ -30,9 +29,8 @@ public enum AtomicFile {
       throw PrefsError(.isDirectory(writing: true), file: path)
     }
     if exists, (existing.st_mode & S_IFMT) != S_IFREG {
-      // A FIFO or device (`-o /dev/stdout`) cannot be replaced by a rename: write
-      // to it directly.
-      return try writeDirectly(to: target, displayName: path, body)
+      // A device or pipe put there since the check above: written in place.
+      if try writeInPlaceIfNotRegular(target, body) { return }
     }
 
     var template =
@@ -88,13 +86,32 @@ public enum AtomicFile {
     }
   }
 
-  private static func writeDirectly(to target: String, displayName: String, _ body: (ByteWriter) throws -> Void)
-    throws
-  {
-    let fd = open(target, O_WRONLY | O_APPEND | O_CLOEXEC)
-    guard fd >= 0 else { throw PrefsError(.io(.openForWriting, errno: errno), file: displayName) }
+  /// Writes `body` into `path` itself when the path (links followed) is a device, a
+  /// pipe or a socket, or the very file standard output or standard error is open on
+  /// (`-o /dev/stdout > file`); returns false, writing nothing, for any other file.
+  private static func writeInPlaceIfNotRegular(_ path: String, _ body: (ByteWriter) throws -> Void) throws -> Bool {
+    var info = stat()
+    guard RawPath.withCString(path, { stat($0, &info) }) == 0 else { return false }
+    let type = info.st_mode & S_IFMT
+    if type == S_IFDIR { throw PrefsError(.isDirectory(writing: true), file: path) }
+    if type == S_IFREG {
+      for descriptor: Int32 in [1, 2] {
+        var open = stat()
+        if fstat(descriptor, &open) == 0, open.st_dev == info.st_dev, open.st_ino == info.st_ino {
+          try stream(to: descriptor, named: path, body)
+          return true
+        }
+      }
+      return false
+    }
+    let fd = RawPath.withCString(path) { open($0, O_WRONLY | O_NOCTTY | O_CLOEXEC) }
+    guard fd >= 0 else { throw PrefsError(.io(.openForWriting, errno: errno), file: path) }
     defer { close(fd) }
-    try stream(to: fd, named: displayName, body)
+    // What was opened decides: a regular file put there since the check is replaced.
+    var opened = stat()
+    guard fstat(fd, &opened) == 0, (opened.st_mode & S_IFMT) != S_IFREG else { return false }
+    try stream(to: fd, named: path, body)
+    return true
   }
 
   /// Runs `body` on a writer streaming to `fd`, and names the file in its I/O errors.

@@ -68,6 +68,40 @@ import Testing
     #expect(try TestSupport.prefs(["read", "com.example.app", "b"], store: store).stdout == "2\n")
   }
 
+  static let sharedMemoryIsWritable = access("/dev/shm", W_OK) == 0
+
+  /// A regular file is replaced whatever its path says: `/dev/shm` holds ordinary
+  /// files, which are never appended to, and a store can be made there.
+  @Test(.enabled(if: sharedMemoryIsWritable, "/dev/shm is not writable"))
+  func regularFilesUnderDevAreReplacedNotAppendedTo() throws {
+    var template = Array("/dev/shm/prefs-test-XXXXXX".utf8CString)
+    let folder = try #require(
+      template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let file = folder + "/x.yaml"
+    try Data("a: 1\n".utf8).write(to: URL(fileURLWithPath: file))
+    #expect(try TestSupport.prefs(["set", file, "a", "2"]).status == 0)
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "a: 2\n")
+    for _ in 0..<2 {
+      #expect(try TestSupport.prefs(["convert", file, "-o", folder + "/y.json"]).status == 0)
+      #expect(try TestSupport.prefs(["export", file, "-o", folder + "/z.yaml"]).status == 0)
+    }
+    #expect(try String(contentsOfFile: folder + "/y.json", encoding: .utf8) == "{\n  \"a\": 2\n}\n")
+    #expect(try String(contentsOfFile: folder + "/z.yaml", encoding: .utf8).components(separatedBy: "a: 2").count == 2)
+    let store = URL(fileURLWithPath: folder + "/store")
+    #expect(try TestSupport.prefs(["write", "com.example.app", "k", "-int", "1"], store: store).status == 0)
+    #expect(try TestSupport.prefs(["read", "com.example.app", "k"], store: store).stdout == "1\n")
+  }
+
+  /// A pipe named by a path (`-o /dev/stdout`) is written in place.
+  @Test func aPipeNamedByAPathIsWrittenInPlace() throws {
+    let folder = try TestFolder()
+    try folder.write("x.yaml", "a: 1\n")
+    let result = try TestSupport.prefs(["convert", folder.path("x.yaml"), "--to", "json", "-o", "/dev/stdout"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "{\n  \"a\": 1\n}\n")
+  }
+
   /// Tags outside the contract: each an error naming its position, never an object.
   @Test(arguments: [
     "!!python/object:os.system [echo]", "!!python/name:os.system",
