@@ -94,6 +94,10 @@ extension PrefsError {
     case notASnapshot
     /// `id` is the start of `count` snapshots' names.
     case ambiguousSnapshot(id: String, count: Int)
+    /// A file or folder that must be the user's own and is not (another owner, a
+    /// mode that lets others in, a symbolic link), or a snapshot entry naming a place
+    /// its domain is not: `problem` says which.
+    case untrusted(problem: String)
     /// Merged text that cannot be read back to place conflict markers in.
     case conflictMarkers(format: String)
 
@@ -212,7 +216,7 @@ extension PrefsError.Kind {
     switch self {
     case .syntax, .duplicateKey, .tooDeep, .aliasBudget, .inputTooLarge, .null, .domainNotDictionary,
       .unrepresentable, .nonFiniteReal, .writerFailed, .invalidValue, .typeMismatch, .invalidData, .ambiguousData,
-      .schema, .settings, .notASnapshot, .conflictMarkers:
+      .schema, .settings, .notASnapshot, .conflictMarkers, .untrusted:
       .badInput
     case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): cause.category
     case .noSuchKey, .noSuchIndex, .notAContainer, .notFound: .noInput
@@ -231,7 +235,7 @@ extension PrefsError.Kind {
   public var message: String {
     switch self {
     case .syntax(_, _, let problem), .null(let problem, _), .unrepresentable(_, _, _, let problem),
-      .settings(let problem), .usage(let problem), .other(_, let problem):
+      .settings(let problem), .usage(let problem), .other(_, let problem), .untrusted(let problem):
       return problem
     case .duplicateKey(let key): return "duplicate key \"\(key)\""
     case .tooDeep(let limit, let detail):

@@ -339,6 +339,20 @@ import Testing
     #expect(try machine.prefs(["apply", "-", "--check"], input: plist.stdout).status == 0)
   }
 
+  /// A file named by a relative path is beside the settings file, wherever apply runs,
+  /// and the plan calls it a new file.
+  @Test func relativePathsStartFromTheSettingsFilesFolder() throws {
+    let machine = try Machine()
+    try FileManager.default.createDirectory(
+      at: machine.url.appendingPathComponent("conf"), withIntermediateDirectories: true)
+    try machine.write("conf/settings.yaml", "local.yaml:\n  a: 1\n")
+    let plan = try machine.prefs(["apply", "conf/settings.yaml", "--dry-run"])
+    #expect(plan.stdout == "local.yaml:\n  + (new file)\n  + a: 1\n", "\(plan.stderr)")
+    #expect(try machine.prefs(["apply", "conf/settings.yaml"]).status == 0)
+    #expect(FileManager.default.fileExists(atPath: machine.url.appendingPathComponent("conf/local.yaml").path))
+    #expect(!FileManager.default.fileExists(atPath: machine.url.appendingPathComponent("local.yaml").path))
+  }
+
   @Test func usageErrors() throws {
     let machine = try Machine()
     let both = try machine.prefs(["apply", "x.yaml", "--check", "--dry-run"])

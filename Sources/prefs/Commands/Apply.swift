@@ -16,7 +16,8 @@ enum Apply {
     summary: "Apply settings files (top-level keys: domains or files) to the store.",
     discussion: """
       A settings file (YAML, JSON or plist) maps domain names (-g and NSGlobalDomain \
-      included) or file paths to the settings to hold there. Dictionaries merge deeply \
+      included) or file paths to the settings to hold there (a relative path is \
+      taken from the settings file's folder). Dictionaries merge deeply \
       into what is there; listed array items are made present (an item matches by \
       value, or by an identity field such as id or name when every item is a \
       dictionary holding one) and added at the end when missing; scalars are set \
@@ -115,7 +116,8 @@ enum Apply {
           + Diff.colorize("~ (a file that does not parse, replaced; a copy is kept as .bak)", unified: false, console)
           + "\n"
       } else if step.before == nil {
-        text += "  " + Diff.colorize("+ (new domain)", unified: false, console) + "\n"
+        let what = DomainName.isPath(step.target) ? "new file" : "new domain"
+        text += "  " + Diff.colorize("+ (\(what))", unified: false, console) + "\n"
       }
       for change in changes { text += "  " + Diff.colorize(change.line, unified: false, console) + "\n" }
     }

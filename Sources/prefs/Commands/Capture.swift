@@ -42,7 +42,7 @@ enum Capture {
       if arguments.has(duration) { throw ArgumentParser.usageError("--since does not watch: drop --for", spec) }
       let snapshot = try SnapshotStore().snapshot(named: id)
       if domains.isEmpty {
-        domains = snapshot.domains.map { $0.domain(in: store) }
+        domains = try snapshot.domains.map { try $0.domain(in: store) }
       }
       for domain in domains {
         guard let saved = snapshot.domains.first(where: { $0.path == domain.location }) else {
