@@ -36,6 +36,23 @@ import Testing
     #expect(try fixture.global() == #"{"AppleLocale":"en_US"}"# + "\n")
   }
 
+  /// A key path that would nest past the readers' limit is refused at once, leaving
+  /// the file as it was; one at the limit makes a file that reads back.
+  @Test func setRefusesAKeyPathDeeperThanTheNestingLimit() throws {
+    let folder = try TestFolder()
+    let file = try folder.write("x.yaml", "a: 1\n")
+    let deep = try TestSupport.prefs([
+      "set", file, Array(repeating: "k", count: 20_000).joined(separator: "."), "v", "-p",
+    ])
+    #expect(deep.status == 65)
+    #expect(
+      deep.stderr == "prefs: error: \(file): nesting deeper than 512 levels (the key path has 20000 parts)\n")
+    #expect(try folder.read("x.yaml") == "a: 1\n")
+    let most = try TestSupport.prefs(["set", file, Array(repeating: "k", count: 512).joined(separator: "."), "v", "-p"])
+    #expect(most.status == 0, "\(most.stderr)")
+    #expect(try TestSupport.prefs(["get", file, "a"]).stdout == "1\n")
+  }
+
   @Test func aNewKeyWithDotsIsNeverNestedBesideDottedKeys() throws {
     let fixture = try Fixture()
     let before = try fixture.global()

@@ -61,7 +61,8 @@ enum SetValue {
       The file keeps its format, and only the bytes of the value change: comments, \
       order and layout stay. Without --type the value keeps the type of the value \
       it replaces (and is refused when its text is not of that type); a new key is a \
-      string. An index equal to an array's length appends.
+      string. An index equal to an array's length appends. A key path that would \
+      nest the value deeper than the readers' limit of 512 levels is refused.
       """,
     arguments: [fileArgument, keyPathArgument, ArgumentSpec(name: "VALUE", help: "The new value.")],
     options: [Options.type, createParents, Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
@@ -86,7 +87,8 @@ enum SetValue {
           text, existing: try? root.value(at: path), key: arguments.positionals[1])
         warning = readsAs.map { ErrorAdvice.storedAsString(text, at: arguments.positionals[1], readsAs: $0) }
       }
-      return try root.setting(value!, at: path, createMissing: arguments.has(createParents))
+      return try root.setting(
+        value!, at: path, createMissing: arguments.has(createParents), depthLimit: try arguments.readOptions().maxDepth)
     }
     if let warning { console.err("prefs: warning: \(warning)") }
     return Console.Status.success
