@@ -60,7 +60,8 @@ public enum AtomicFile {
       if !committed { RawPath.withCString(temporary) { _ = unlink($0) } }
       if let cleanup { SignalScope.pop(cleanup) }
     }
-    let mode = (exists ? existing.st_mode & 0o7777 : newFileMode) & modeLimit
+    // A new file's mode is narrowed by the umask, as open(2) would narrow it.
+    let mode = (exists ? existing.st_mode & 0o7777 : newFileMode & ~processUmask) & modeLimit
     fchmod(fd, mode)
     if exists, existing.st_uid != geteuid() || existing.st_gid != getegid() {
       // Keep the owner, so that `sudo prefs write` does not leave a root-owned file.
@@ -149,9 +150,38 @@ public enum AtomicFile {
   }
 
   /// Writes `data` atomically to `path`.
-  public static func write(_ data: Data, to path: String, newFileMode: mode_t = 0o644) throws {
-    try write(to: path, newFileMode: newFileMode) { try $0.write(data) }
+  public static func write(
+    _ data: Data, to path: String, newFileMode: mode_t = 0o644, modeLimit: mode_t = 0o7777
+  ) throws {
+    try write(to: path, newFileMode: newFileMode, modeLimit: modeLimit) { try $0.write(data) }
   }
+
+  /// Writes `data` atomically to `path`, a file made from the files at `sources`: a
+  /// new file gets the mode they all allow (a copy of a private file stays private),
+  /// narrowed by the umask, and an existing one is narrowed to it.
+  public static func write(_ data: Data, to path: String, keepingModeOf sources: [String]) throws {
+    let mode = sharedMode(of: sources)
+    try write(data, to: path, newFileMode: mode ?? 0o644, modeLimit: mode ?? 0o7777)
+  }
+
+  /// The permission bits that every existing file of `paths` has (0600 of a 0600 and a
+  /// 0644 file); nil when none of them is a file.
+  public static func sharedMode(of paths: [String]) -> mode_t? {
+    var shared: mode_t?
+    for path in paths where path != "-" {
+      var info = stat()
+      guard RawPath.withCString(path, { stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+      shared = (shared ?? 0o7777) & info.st_mode & 0o777
+    }
+    return shared
+  }
+
+  /// The process's umask, read once (prefs never changes it).
+  private static let processUmask: mode_t = {
+    let mask = umask(0o022)
+    umask(mask)
+    return mask
+  }()
 
   /// The file a path finally names, following symlinks (relative links resolve
   /// against the link's folder); the path itself when it is not a link.

@@ -102,6 +102,62 @@ import Testing
     #expect(result.stdout == "{\n  \"a\": 1\n}\n")
   }
 
+  /// Runs `prefs arguments` in `folder` under `umask`.
+  static func prefs(_ arguments: [String], umask mask: String, in folder: URL, store: URL? = nil) throws
+    -> TestSupport.ProcessResult
+  {
+    var environment = ProcessInfo.processInfo.environment
+    environment["PREFS_DEFAULTS_DIR"] = store?.path
+    environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path
+    return try TestSupport.run(
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "cd \"$0\" && umask \(mask) && exec \"$@\"", folder.path, TestSupport.prefsBinary.path] + arguments,
+      environment: environment)
+  }
+
+  static func mode(_ path: String) -> mode_t {
+    var info = stat()
+    return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+  }
+
+  /// New files honour the umask, and a file made from a private one stays private.
+  @Test func newFilesHonourTheUmaskAndKeepAPrivateSourcesMode() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    try folder.write("open.yaml", "a: 1\n")
+    #expect(try Self.prefs(["convert", "open.yaml", "-o", "new.json"], umask: "077", in: folder.url).status == 0)
+    #expect(Self.mode(folder.path("new.json")) == 0o600)
+    #expect(try Self.prefs(["convert", "open.yaml", "-o", "shared.json"], umask: "022", in: folder.url).status == 0)
+    #expect(Self.mode(folder.path("shared.json")) == 0o644)
+    // A private source: the merge's output and its conflict list stay private.
+    try folder.write("base.yaml", "a: 1\n")
+    try folder.write("current.yaml", "a: 2\n")
+    try folder.write("other.yaml", "a: 3\n")
+    chmod(folder.path("current.yaml"), 0o600)
+    let merge = try Self.prefs(
+      ["merge", "current.yaml", "base.yaml", "other.yaml", "-o", "merged.yaml", "--conflicts", "conflicts.yaml"],
+      umask: "022", in: folder.url)
+    #expect(merge.status == 1, "\(merge.stderr)")
+    #expect(Self.mode(folder.path("merged.yaml")) == 0o600)
+    #expect(Self.mode(folder.path("conflicts.yaml")) == 0o600)
+    // Domains of the store are 0600: a settings file of them and a capture stay 0600.
+    try folder.write("settings.yaml", "com.example.app:\n  k: 1\ncom.example.other:\n  k: 1\n")
+    #expect(try Self.prefs(["apply", "settings.yaml"], umask: "022", in: folder.url, store: store).status == 0)
+    let export = try Self.prefs(
+      ["export", "com.example.app", "com.example.other", "-o", "both.yaml"], umask: "022", in: folder.url,
+      store: store)
+    #expect(export.status == 0, "\(export.stderr)")
+    #expect(Self.mode(folder.path("both.yaml")) == 0o600)
+    try folder.write("more.yaml", "com.example.app:\n  k: 2\n")
+    #expect(try Self.prefs(["apply", "more.yaml"], umask: "022", in: folder.url, store: store).status == 0)
+    let snapshot = try Self.prefs(["snapshots"], umask: "022", in: folder.url, store: store).stdout
+    let id = String(snapshot.split(separator: "\n").last?.prefix { $0 != " " } ?? "")
+    let capture = try Self.prefs(
+      ["capture", "--since", id, "-o", "captured.yaml"], umask: "022", in: folder.url, store: store)
+    #expect(capture.status == 0, "\(capture.stderr)")
+    #expect(Self.mode(folder.path("captured.yaml")) == 0o600)
+  }
+
   /// Tags outside the contract: each an error naming its position, never an object.
   @Test(arguments: [
     "!!python/object:os.system [echo]", "!!python/name:os.system",

@@ -70,7 +70,7 @@ enum Capture {
     let data = try SettingsFile(entries: entries).encoded(as: format, options: WriteOptions(sortKeys: true))
     if let path = arguments.value(Options.output), path != "-" {
       do {
-        try AtomicFile.write(data, to: path)
+        try AtomicFile.write(data, to: path, keepingModeOf: domains.map(\.location))
       } catch let error as PrefsError {
         throw error.inFile(path)
       }

@@ -157,8 +157,10 @@ enum Export {
     _ arguments: ParsedArguments, format: Format, store: any DomainStore, options: WriteOptions, console: Console
   ) throws -> Int32 {
     var entries: [SettingsFile.Entry] = []
+    var locations: [String] = []
     for argument in arguments.positionals {
       let domain = try resolveDomain(argument, in: store)
+      locations.append(domain.location)
       guard let contents = try domain.read(options: ReadOptions()) else { throw missingDomain(domain, in: store) }
       let settings = PrefValue.dictionary(contents).excluding(arguments.excludes())
       entries.append(SettingsFile.Entry(target: domain.name, settings: settings, source: domain.name))
@@ -169,7 +171,11 @@ enum Export {
     defer { console.report(warnings, file: name) }
     do {
       let data = try SettingsFile(entries: entries).encoded(as: format, options: options, warnings: warnings)
-      if let output, output != "-" { try AtomicFile.write(data, to: output) } else { try console.outData(data) }
+      if let output, output != "-" {
+        try AtomicFile.write(data, to: output, keepingModeOf: locations)
+      } else {
+        try console.outData(data)
+      }
     } catch let error as PrefsError {
       throw error.inFile(name)
     }
