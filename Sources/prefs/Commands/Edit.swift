@@ -10,7 +10,8 @@ enum Edit {
       The value opens as YAML, in its own key order (a YAML file opens as its own \
       text, comments and all, and is written back as edited); the editor owns the terminal, \
       as under git commit. On save it is read back: a mistake re-opens the editor \
-      with the error on top, an unchanged file writes nothing (exit 0), an emptied \
+      with the error on top (the same mistake saved again unchanged stops, keeping \
+      the edit in a file it names, exit 65), an unchanged file writes nothing (exit 0), an emptied \
       one aborts (exit 1), and otherwise the domain or file is written back \
       atomically in the format it had. If it was changed by someone else meanwhile, \
       nothing is overwritten.
@@ -31,6 +32,9 @@ enum Edit {
     var presented = edit.initialText
     try presented.write(to: URL(fileURLWithPath: folder.file))
     let editor = Editor.command()
+    // The last invalid text the editor gave back: when the same comes back again, the
+    // editor (or the user) is not going to fix it.
+    var lastInvalid: Data?
 
     while true {
       let (outcome, interruption) = try Editor.run(editor, on: folder.file)
@@ -65,16 +69,18 @@ enum Edit {
         case .changedMeanwhile:
           throw PrefsError(
             .other(.temporary, "it changed while you were editing; nothing was overwritten"), file: domain.name,
-            hints: ["your edit is kept in \(folder.keep())"])
+            hints: ["your edit is kept in \(folder.keepFile())"])
         }
         return Console.Status.success
       } catch let error as PrefsError where error.category == .badInput {
-        if edited == presented {
-          // Saved again without fixing the error: the user gave up.
+        let body = withoutOldNote(edited)
+        if body == lastInvalid {
+          // The same mistake saved again, unchanged: the edit is kept, and nothing written.
           console.err("prefs: edit aborted: \(error); nothing was changed")
+          console.err("hint: your edit is kept in \(folder.keepFile())")
           return Console.Status.dataError
         }
-        let body = withoutOldNote(edited)
+        lastInvalid = body
         presented = note(for: body, error, options: options) + body
         try presented.write(to: URL(fileURLWithPath: folder.file))
       }
