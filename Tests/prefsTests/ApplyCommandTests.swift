@@ -327,6 +327,26 @@ import Testing
     #expect(try names.map(machine.export) == expected)
   }
 
+  /// One domain that is no dictionary at the end is reported; the others' changes are
+  /// still written.
+  @Test func captureWritesWhatItHasWhenOneDomainCannotBeRead() throws {
+    let machine = try Machine()
+    try machine.write("settings.yaml", "com.example.a:\n  k: 1\ncom.example.b:\n  k: 1\n")
+    #expect(try machine.prefs(["apply", "settings.yaml"]).status == 0)
+    let id = try #require(TestSupport.files(in: machine.snapshots).first?.deletingPathExtension().lastPathComponent)
+    #expect(try machine.prefs(["write", "com.example.a", "k", "-int", "2"]).status == 0)
+    try Data("<plist><array/></plist>".utf8).write(to: machine.domainFile("com.example.b"))
+    let captured = try machine.prefs(["capture", "--since", id, "-o", "captured.yaml"])
+    #expect(captured.status == 65)
+    #expect(
+      captured.stderr
+        == "prefs: captured changes in 1 domain\nprefs: error: \(machine.domainFile("com.example.b").path): "
+        + "the domain holds an array, not a dictionary\n"
+    )
+    let text = try String(contentsOf: machine.url.appendingPathComponent("captured.yaml"), encoding: .utf8)
+    #expect(text == "com.example.a:\n  k: 2\n")
+  }
+
   @Test func aSettingsFileCanComeFromStandardInputInAnyFormat() throws {
     let machine = try Machine()
     let json = #"{"com.example.app": {"list": {"$replace": [1]}, "when": {"$date": "2023-11-14T22:13:20Z"}}}"#

@@ -19,7 +19,10 @@ enum Capture {
       !delete, items added at the end of an array as those items, other array \
       changes as !replace. Applying the file to the domains as they were gives them \
       as they are. With --since, the changes are those from a snapshot to now \
-      (without DOMAIN, every domain of the snapshot).
+      (without DOMAIN, every domain of the snapshot). A domain that cannot be read \
+      at the end (its file no longer a dictionary, say) is named on standard error \
+      and the exit status is its failure's; the changes of the others are still \
+      written.
       """,
     arguments: [
       ArgumentSpec(name: "DOMAIN", help: "Domain names (com.example.app, -g) or files.", optional: true, variadic: true)
@@ -60,9 +63,17 @@ enum Capture {
     }
 
     var entries: [SettingsFile.Entry] = []
+    // A domain that cannot be read at the end is reported; the others are still written.
+    var failures: [PrefsError] = []
     for (domain, before) in zip(domains, old) {
-      // A domain caught in the middle of a write reads again a moment later.
-      let now = try readSettled(domain)
+      let now: PrefDictionary?
+      do {
+        // A domain caught in the middle of a write reads again a moment later.
+        now = try readSettled(domain)
+      } catch let error as PrefsError {
+        failures.append(error.inFile(domain.name))
+        continue
+      }
       if let settings = SettingsCapture.settings(from: before, to: now) {
         entries.append(SettingsFile.Entry(target: domain.name, settings: settings, source: domain.name))
       }
@@ -78,7 +89,8 @@ enum Capture {
       try console.outData(data)
     }
     console.err("prefs: captured changes in \(Apply.count(entries.count, "domain"))")
-    return Console.Status.success
+    for error in failures { console.report(error) }
+    return failures.first.map(Console.status(for:)) ?? Console.Status.success
   }
 
   /// Watches until Ctrl-C or the end of `seconds`, showing on a terminal what changed so far.
