@@ -227,17 +227,35 @@ public enum InputFile {
       throw PrefsError(.io(.open, errno: errno), file: path)
     }
     defer { close(fd) }
-    return try readAll(from: fd, path: path, limit: limit, expected: Int(info.st_size))
+    let regular = (info.st_mode & S_IFMT) == S_IFREG
+    return try readAll(from: fd, path: path, limit: limit, expected: regular ? Int(info.st_size) : 0)
+  }
+
+  /// Whether the first bytes of a stream already show that no reader takes it, so
+  /// that reading on would only fill memory (`/dev/zero`): a NUL in text that is
+  /// UTF-8 by its first bytes (no byte order mark, no NUL among the first four, not a
+  /// binary plist), or four NULs first, which no encoding starts with. What was read
+  /// holds the NUL, which every text reader refuses with its position.
+  static func showsNoFormat(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard bytes.count >= 4, bytes.contains(0) else { return false }
+    let head = Array(bytes.prefix(4))
+    if head.allSatisfy({ $0 == 0 }) { return true }
+    return !head.contains(0) && !head.starts(with: Array("bpli".utf8))
+      && TextEncoding.detect(head) == .utf8(marked: false)
   }
 
   /// Everything `fd` gives until its end, in one buffer of the expected size filled
   /// by read(2): no chunk list, no copies. Inputs that grow, or report no size
   /// (pipes, /proc), get more room as needed, up to `limit`.
+  /// A stream (no size to expect) is looked at once its first bytes are in: one that
+  /// no reader takes ends the reading there (``showsNoFormat(_:)``). The buffer never
+  /// grows past `limit` and a byte.
   private static func readAll(from fd: Int32, path: String, limit: Int, expected: Int) throws -> Data {
-    var data = Data(count: max(expected, 0) + 1)
+    var data = Data(count: min(max(expected, 0), limit) + 1)
     var length = 0
+    var looked = expected > 0
     while true {
-      if length == data.count { data.count += max(data.count, 1 << 16) }
+      if length == data.count { data.count = min(data.count + max(data.count, 1 << 16), limit + 1) }
       let n = data.withUnsafeMutableBytes { raw in
         systemRead(fd, raw.baseAddress! + length, raw.count - length)
       }
@@ -249,6 +267,10 @@ public enum InputFile {
       length += n
       if length > limit {
         throw PrefsError(.inputTooLarge(size: nil, limit: limit), file: path)
+      }
+      if !looked, length >= 4 {
+        looked = true
+        if data.withUnsafeBytes({ showsNoFormat(UnsafeRawBufferPointer(rebasing: $0.prefix(length))) }) { break }
       }
     }
     data.count = length
