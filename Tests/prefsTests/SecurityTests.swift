@@ -158,6 +158,29 @@ import Testing
     #expect(Self.mode(folder.path("captured.yaml")) == 0o600)
   }
 
+  /// Bytes from a file never reach the terminal as control characters: an XML
+  /// `encoding=` name (in the message and in the iconv command it suggests), keys in
+  /// error messages and hints, keys in diff lines.
+  @Test func controlCharactersFromFilesAreEscapedForTheTerminal() throws {
+    let folder = try TestFolder()
+    let xml = try folder.write(
+      "e.plist", "<?xml version=\"1.0\" encoding=\"x\u{1B}]0;title\u{07}\"?>\n<plist><dict/></plist>\n")
+    let encoding = try TestSupport.prefs(["convert", xml])
+    #expect(encoding.status == 65)
+    #expect(!encoding.stderr.contains("\u{1B}") && !encoding.stderr.contains("\u{07}"), "\(encoding.stderr)")
+    #expect(encoding.stderr.contains("encoding 'x\\x1B]0;title\\x07'"), "\(encoding.stderr)")
+    #expect(encoding.stderr.contains("(iconv -f x\\x1B]0;title\\x07 -t UTF-8)"), "\(encoding.stderr)")
+    let keyed = try folder.write("k.json", #"{"a\u001b[2Jb\nfake": 1}"#)
+    let empty = try folder.write("empty.json", "{}")
+    let diff = try TestSupport.prefs(["diff", keyed, empty])
+    #expect(diff.status == 1)
+    #expect(diff.stdout == "- a\\x1B[2Jb\\x0Afake: 1\n")
+    let missing = try TestSupport.prefs(["get", keyed, "a\u{1B}[2Jc\nfake"])
+    #expect(missing.status == 66)
+    #expect(!missing.stderr.contains("\u{1B}"), "\(missing.stderr)")
+    #expect(missing.stderr.split(separator: "\n").count == 2, "an error and a did-you-mean: \(missing.stderr)")
+  }
+
   /// Tags outside the contract: each an error naming its position, never an object.
   @Test(arguments: [
     "!!python/object:os.system [echo]", "!!python/name:os.system",

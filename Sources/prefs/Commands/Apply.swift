@@ -105,7 +105,7 @@ enum Apply {
     for step in steps {
       let changes = step.changes
       if changes.isEmpty && !(step.before != nil && step.after == nil) && !step.replacesUnreadable { continue }
-      text += "\(step.name):\n"
+      text += TerminalText.escaped(step.name, keepingLineBreaks: false) + ":\n"
       if step.before != nil, step.after == nil {
         text += "  " + Diff.colorize("- (domain deleted)", unified: false, console) + "\n"
         continue
@@ -119,7 +119,11 @@ enum Apply {
         let what = DomainName.isPath(step.target) ? "new file" : "new domain"
         text += "  " + Diff.colorize("+ (\(what))", unified: false, console) + "\n"
       }
-      for change in changes { text += "  " + Diff.colorize(change.line, unified: false, console) + "\n" }
+      for change in changes {
+        text +=
+          "  " + Diff.colorize(TerminalText.escaped(change.line, keepingLineBreaks: false), unified: false, console)
+          + "\n"
+      }
     }
     return text
   }

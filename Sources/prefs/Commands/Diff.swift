@@ -40,7 +40,8 @@ enum Diff {
       return text.isEmpty ? Console.Status.success : Console.Status.different
     }
     let changes = StructuralDiff.changes(from: old, to: new, excluding: excludes)
-    let text = changes.map { $0.line + "\n" }.joined()
+    // One line per change, whatever line breaks a key holds.
+    let text = changes.map { TerminalText.escaped($0.line, keepingLineBreaks: false) + "\n" }.joined()
     try console.out(colorize(text, unified: false, console))
     return changes.isEmpty ? Console.Status.success : Console.Status.different
   }
@@ -52,6 +53,8 @@ enum Diff {
 
   /// Each change line in its colour, when the console colours output.
   static func colorize(_ text: String, unified: Bool, _ console: Console) -> String {
+    // Keys and values from the files are shown, never obeyed.
+    let text = TerminalText.escaped(text, keepingLineBreaks: true)
     guard console.colorsOutput, !text.isEmpty else { return text }
     return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       let color: String? =

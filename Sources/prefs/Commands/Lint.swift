@@ -40,8 +40,12 @@ enum LintCommand {
         let findings = PrefsKit.Lint.check(
           data, file: file, path: path, declared: declared, options: options, schema: schema)
         for finding in findings {
-          try console.out("prefs: \(finding.severity.rawValue): \(finding)\n")
-          for hint in finding.hints + (finding.kind.map(ErrorAdvice.hints) ?? []) { try console.out("hint: \(hint)\n") }
+          try console.out(
+            "prefs: \(finding.severity.rawValue): " + TerminalText.escaped("\(finding)", keepingLineBreaks: false)
+              + "\n")
+          for hint in finding.hints + (finding.kind.map(ErrorAdvice.hints) ?? []) {
+            try console.out("hint: " + TerminalText.escaped(hint, keepingLineBreaks: false) + "\n")
+          }
         }
         if findings.contains(where: { $0.severity == .error }) { status = max(status, Console.Status.different) }
       } catch let error as PrefsError {
