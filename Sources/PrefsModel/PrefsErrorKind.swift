@@ -73,6 +73,10 @@ extension PrefsError {
     case io(IOOperation, errno: Int32)
     /// Another process held the lock for `seconds`.
     case lockTimeout(seconds: Int)
+    /// A file whose mode lets no one write it (`mode`), which a write would replace.
+    case readOnly(mode: mode_t)
+    /// A file owned by `uid` and `gid`, which this process cannot give a new file.
+    case ownerNotKept(uid: UInt32, gid: UInt32)
     /// A domain name that could escape the store or names nothing (`problem` says which).
     case invalidDomainName(String, problem: String)
     /// Standard input was given as a domain to change.
@@ -226,6 +230,7 @@ extension PrefsError.Kind {
       code == EACCES && (operation == .status || operation == .openForLock) ? .noInput : operation.category
     case .notSaved, .outOfMemory: .io
     case .lockTimeout: .temporary
+    case .readOnly, .ownerNotKept: .cannotCreate
     case .invalidDomainName, .standardInputNotChangeable, .unknownFormat, .ambiguousSnapshot, .usage: .usage
     case .other(let category, _): category
     }
@@ -275,6 +280,9 @@ extension PrefsError.Kind {
       let reason = operation.lowercasesReason ? systemErrorText(code).lowercased() : systemErrorText(code)
       return operation.words.map { "\($0): \(reason)" } ?? reason
     case .lockTimeout(let seconds): return "another process holds the lock for \(seconds) seconds"
+    case .readOnly(let mode): return "is read-only (mode 0\(String(mode, radix: 8))); it was not replaced"
+    case .ownerNotKept(let uid, let gid):
+      return "belongs to user \(uid) and group \(gid), which a file written now could not keep; it was not replaced"
     case .invalidDomainName(let name, let problem):
       let shown = name.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined()
       return "invalid domain name '\(shown)': \(problem)"

@@ -11,15 +11,20 @@ public enum AtomicFile {
   /// Replaces (or creates, with `newFileMode`) the file at `path` with what `body`
   /// writes. If `body` throws, the temporary file is removed and `path` is untouched.
   /// The file keeps its mode, narrowed to `modeLimit` (a copy of a private file
-  /// must not stay readable to others because an older copy was).
+  /// must not stay readable to others because an older copy was), and its owner and
+  /// group. A read-only file, or one whose owner or group this process cannot give
+  /// the new file, is refused unless `force`. Without `followingLinks`, a symlink at
+  /// `path` is itself replaced, never written through (a backup's name, which anyone
+  /// who can write the folder could have planted).
   public static func write(
-    to path: String, newFileMode: mode_t = 0o644, modeLimit: mode_t = 0o7777, _ body: (ByteWriter) throws -> Void
+    to path: String, newFileMode: mode_t = 0o644, modeLimit: mode_t = 0o7777, force: Bool = false,
+    followingLinks: Bool = true, _ body: (ByteWriter) throws -> Void
   ) throws {
     // Devices, pipes and sockets (`-o /dev/stdout` on a pipe, `/dev/fd/3`) are written
     // in place: they cannot be renamed over. They are told from regular files by what
     // the file is, never by its path (`/dev/shm/x.yaml` is a regular file).
-    if try writeInPlaceIfNotRegular(path, body) { return }
-    let target = resolvedTarget(path)
+    if followingLinks, try writeInPlaceIfNotRegular(path, body) { return }
+    let target = followingLinks ? resolvedTarget(path) : path
     let directory = target.deletingLastPathComponent
     let folder = directory.isEmpty ? "." : directory
     var existing = stat()
@@ -30,7 +35,16 @@ public enum AtomicFile {
     }
     if exists, (existing.st_mode & S_IFMT) != S_IFREG {
       // A device or pipe put there since the check above: written in place.
-      if try writeInPlaceIfNotRegular(target, body) { return }
+      if followingLinks, try writeInPlaceIfNotRegular(target, body) { return }
+    }
+    let replacesFile = exists && (existing.st_mode & S_IFMT) == S_IFREG
+    if replacesFile, !force {
+      if existing.st_mode & 0o222 == 0 {
+        throw PrefsError(.readOnly(mode: existing.st_mode & 0o7777), file: path)
+      }
+      if !canGive(owner: existing.st_uid, group: existing.st_gid) {
+        throw PrefsError(.ownerNotKept(uid: existing.st_uid, gid: existing.st_gid), file: path)
+      }
     }
 
     var template =
@@ -61,9 +75,9 @@ public enum AtomicFile {
       if let cleanup { SignalScope.pop(cleanup) }
     }
     // A new file's mode is narrowed by the umask, as open(2) would narrow it.
-    let mode = (exists ? existing.st_mode & 0o7777 : newFileMode & ~processUmask) & modeLimit
+    let mode = (replacesFile ? existing.st_mode & 0o7777 : newFileMode & ~processUmask) & modeLimit
     fchmod(fd, mode)
-    if exists, existing.st_uid != geteuid() || existing.st_gid != getegid() {
+    if replacesFile, existing.st_uid != geteuid() || existing.st_gid != getegid() {
       // Keep the owner, so that `sudo prefs write` does not leave a root-owned file.
       _ = fchown(fd, existing.st_uid, existing.st_gid)
     }
@@ -149,11 +163,27 @@ public enum AtomicFile {
     }
   }
 
-  /// Writes `data` atomically to `path`.
+  /// Writes `data` atomically to `path` (see ``write(to:newFileMode:modeLimit:force:followingLinks:_:)``).
   public static func write(
-    _ data: Data, to path: String, newFileMode: mode_t = 0o644, modeLimit: mode_t = 0o7777
+    _ data: Data, to path: String, newFileMode: mode_t = 0o644, modeLimit: mode_t = 0o7777, force: Bool = false,
+    followingLinks: Bool = true
   ) throws {
-    try write(to: path, newFileMode: newFileMode, modeLimit: modeLimit) { try $0.write(data) }
+    try write(to: path, newFileMode: newFileMode, modeLimit: modeLimit, force: force, followingLinks: followingLinks) {
+      try $0.write(data)
+    }
+  }
+
+  /// Whether a file made by this process can be given `owner` and `group`: its own,
+  /// or any for root; another group only when the process is in it.
+  private static func canGive(owner: uid_t, group: gid_t) -> Bool {
+    let user = geteuid()
+    if user == 0 { return true }
+    guard owner == user else { return false }
+    if group == getegid() { return true }
+    let count = getgroups(0, nil)
+    guard count > 0 else { return false }
+    var groups = [gid_t](repeating: 0, count: Int(count))
+    return getgroups(count, &groups) > 0 && groups.contains(group)
   }
 
   /// Writes `data` atomically to `path`, a file made from the files at `sources`: a

@@ -153,7 +153,8 @@ public struct FileDomain: PreferenceDomain {
     if dryRun { return (before, after) }
 
     if let corrupt {
-      try AtomicFile.write(corrupt, to: path + ".bak", newFileMode: 0o600)
+      // A symlink planted at the backup's name is replaced, never written through.
+      try AtomicFile.write(corrupt, to: path + ".bak", newFileMode: 0o600, force: true, followingLinks: false)
     }
     if let after {
       if corrupt == nil, let document {
@@ -161,14 +162,14 @@ public struct FileDomain: PreferenceDomain {
         // when nothing did).
         let patch = try document.patched(to: .dictionary(after), warnings: warnings)
         for note in patch.notes { warnings.add(note) }
-        if patch.changed { try file.write(patch.data, newFileMode: newFileMode) }
+        if patch.changed { try file.write(patch.data, newFileMode: newFileMode, force: force) }
       } else if after != before || corrupt != nil || before == nil {
         if dropsDuplicates {
           warnings.add(
             "written anew without its duplicate keys (the last value of each kept); its comments and layout were not kept"
           )
         }
-        try file.write(newFileMode: newFileMode) { writer in
+        try file.write(newFileMode: newFileMode, force: force) { writer in
           try format.codec.write(.dictionary(after), to: writer, options: WriteOptions(), warnings: warnings)
         }
       }

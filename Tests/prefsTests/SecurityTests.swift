@@ -24,12 +24,15 @@ import Testing
       try? FileManager.default.removeItem(at: store)
       try? FileManager.default.removeItem(at: work)
     }
-    // `a` does not exist, so `a/../../x` names nothing that can be created.
+    // `a` does not exist, so `a/../../x` names nothing that can be created. Another
+    // program may have a file of that name beside the folder: it must stay as it is.
+    let outside = work.deletingLastPathComponent().appendingPathComponent("x").path
+    let before = FileManager.default.contents(atPath: outside)
     let result = try TestSupport.prefs(["write", "a/../../x", "k", "v"], in: work, store: store)
     #expect(result.status == 73, "\(result.stderr)")
     #expect(result.stderr.hasPrefix("prefs: error: a/../../"))
     #expect(try FileManager.default.contentsOfDirectory(atPath: store.path).isEmpty)
-    #expect(!FileManager.default.fileExists(atPath: work.deletingLastPathComponent().appendingPathComponent("x").path))
+    #expect(FileManager.default.contents(atPath: outside) == before)
   }
 
   @Test func aRelativeSymlinkIsWrittenThroughAndSurvives() throws {
@@ -179,6 +182,63 @@ import Testing
     #expect(missing.status == 66)
     #expect(!missing.stderr.contains("\u{1B}"), "\(missing.stderr)")
     #expect(missing.stderr.split(separator: "\n").count == 2, "an error and a did-you-mean: \(missing.stderr)")
+  }
+
+  /// `--force` keeps a copy of an unreadable domain as `.bak`: a symlink planted at that
+  /// name is replaced, never written through.
+  @Test func theBackupOfForceReplacesASymlinkPlantedAtItsName() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    #expect(try TestSupport.prefs(["write", "com.example.app", "k", "v"], store: store).status == 0)
+    let domain = store.appendingPathComponent("com.example.app.plist").path
+    try Data("not a plist <".utf8).write(to: URL(fileURLWithPath: domain))
+    let victim = try folder.write("victim", "mine\n")
+    try FileManager.default.createSymbolicLink(atPath: domain + ".bak", withDestinationPath: victim)
+    let result = try TestSupport.prefs(["write", "com.example.app", "k", "w", "--force"], store: store)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try folder.read("victim") == "mine\n")
+    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: domain + ".bak")) == nil)
+    #expect(try String(contentsOfFile: domain + ".bak", encoding: .utf8) == "not a plist <")
+  }
+
+  /// A read-only domain file is not replaced without a word: refused, or with
+  /// `--force` replaced keeping its mode.
+  @Test func aReadOnlyFileIsRefusedUnlessForced() throws {
+    let folder = try TestFolder()
+    let file = try folder.write("ro.yaml", "a: 1\n")
+    chmod(file, 0o444)
+    let refused = try TestSupport.prefs(["set", file, "a", "2"])
+    #expect(refused.status == 73)
+    #expect(refused.stderr.hasPrefix("prefs: error: \(file): is read-only (mode 0444); it was not replaced\nhint: "))
+    #expect(try folder.read("ro.yaml") == "a: 1\n")
+    #expect(try TestSupport.prefs(["set", file, "a", "2", "--force"]).status == 0)
+    #expect(try folder.read("ro.yaml") == "a: 2\n")
+    #expect(Self.mode(file) == 0o444)
+  }
+
+  /// A file of another user in one's own folder could be replaced (the folder allows
+  /// it) but not kept that user's: refused, as the manual promises owner and group.
+  @Test(
+    .enabled(
+      if: geteuid() == 0 && TestSupport.executable(named: "setpriv") != nil, "needs root and setpriv to act as nobody"))
+  func aFileWhoseOwnerCannotBeKeptIsRefused() throws {
+    let folder = try TestFolder()
+    chmod(folder.url.path, 0o755)
+    let home = folder.url.appendingPathComponent("home")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false)
+    #expect(chown(home.path, 65534, 65534) == 0)
+    let file = home.appendingPathComponent("root.yaml").path
+    try Data("a: 1\n".utf8).write(to: URL(fileURLWithPath: file))
+    chmod(file, 0o644)
+    let setpriv = try #require(TestSupport.executable(named: "setpriv"))
+    let result = try TestSupport.run(
+      setpriv,
+      ["--reuid=65534", "--regid=65534", "--clear-groups", TestSupport.prefsBinary.path, "set", file, "a", "2"])
+    #expect(result.status == 73, "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("prefs: error: \(file): belongs to user 0 and group 0"), "\(result.stderr)")
+    var info = stat()
+    #expect(stat(file, &info) == 0 && info.st_uid == 0)
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "a: 1\n")
   }
 
   /// Tags outside the contract: each an error naming its position, never an object.

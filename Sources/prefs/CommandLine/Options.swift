@@ -88,7 +88,9 @@ extension Options {
       + "('SULast*', 'com.apple.*'); repeatable.")
   static let force = OptionSpec(
     "force", long: ["force"],
-    help: "Replace a domain file that does not parse, keeping a copy of it as FILE.bak.")
+    help:
+      "Replace a domain file that does not parse, keeping a copy of it as FILE.bak; also a read-only file "
+      + "(keeping its mode) or one whose owner cannot be kept.")
   static let type = OptionSpec(
     "type", long: ["type"], short: ["t"], arity: .one, kind: .typeName,
     help:
