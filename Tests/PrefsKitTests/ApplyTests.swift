@@ -473,6 +473,26 @@ import Testing
     #expect(error.category == .badInput)
   }
 
+  /// A save keeps the last snapshots only, and removes what a killed save left.
+  @Test func savingPrunesOldSnapshotsAndStaleTemporaries() throws {
+    let folder = try TestFolder()
+    let store = FileDomainStore(directory: folder.path("store"))
+    let snapshots = SnapshotStore(directory: folder.path("snapshots"), keep: 2)
+    let steps = SettingsApply.plan([try settings("a:\n  k: 2\n")], store: store)
+    try snapshots.save(steps, sources: [], now: Date(timeIntervalSince1970: 1_000_000_000))
+    let stale = folder.path("snapshots/.19700101T000000.000Z-1.plist.Ab12Cd")
+    let live = folder.path("snapshots/.19700101T000000.000Z-2.plist.Ef34Gh")
+    for file in [stale, live] { try Data("x".utf8).write(to: URL(fileURLWithPath: file)) }
+    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: stale)
+    let second = try snapshots.save(steps, sources: [], now: Date(timeIntervalSince1970: 1_000_000_100))
+    let third = try snapshots.save(steps, sources: [], now: Date(timeIntervalSince1970: 1_000_000_200))
+    #expect(try snapshots.list().map(\.id) == [second.id, third.id])
+    #expect(!FileManager.default.fileExists(atPath: stale))
+    #expect(FileManager.default.fileExists(atPath: live))
+    #expect(SnapshotStore(environment: ["XDG_STATE_HOME": "/s", "PREFS_SNAPSHOTS_KEEP": "7"]).keep == 7)
+    #expect(SnapshotStore(environment: ["XDG_STATE_HOME": "/s", "PREFS_SNAPSHOTS_KEEP": "0"]).keep == 50)
+  }
+
   @Test func snapshotsGoUnderXDGStateHome() {
     #expect(SnapshotStore(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]).directory == "/s/prefs/snapshots")
     #expect(

@@ -62,13 +62,24 @@ public struct Snapshot: Sendable {
 public struct SnapshotStore: Sendable {
   /// The folder holding the snapshots (created on the first save, mode 0700).
   public let directory: String
+  /// How many snapshots a save keeps, itself included: older ones are removed.
+  public let keep: Int
 
-  /// The snapshots in `directory`.
-  public init(directory: String) { self.directory = directory }
+  /// How many snapshots are kept when the environment does not say.
+  public static let defaultKeep = 50
 
-  /// The folder for this environment.
+  /// The snapshots in `directory`, of which a save keeps the last `keep`.
+  public init(directory: String, keep: Int = defaultKeep) {
+    self.directory = directory
+    self.keep = max(keep, 1)
+  }
+
+  /// The folder for this environment, keeping `$PREFS_SNAPSHOTS_KEEP` snapshots (a
+  /// positive number; else ``defaultKeep``).
   public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-    self.init(directory: XDGFolder.state.path(in: environment).appendingPathComponent("prefs/snapshots"))
+    self.init(
+      directory: XDGFolder.state.path(in: environment).appendingPathComponent("prefs/snapshots"),
+      keep: environment["PREFS_SNAPSHOTS_KEEP"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? Self.defaultKeep)
   }
 
   private static let undoneSuffix = ".undone.plist"
@@ -87,7 +98,27 @@ public struct SnapshotStore: Sendable {
     try checkFolder()
     // Snapshots hold settings: readable by their owner only.
     try AtomicFile.write(try Self.encode(snapshot), to: path(of: id, undone: false), newFileMode: 0o600)
+    prune()
     return snapshot
+  }
+
+  /// Removes all but the last ``keep`` snapshots, and the temporary files that a save
+  /// killed half-way left (`.<id>.plist.XXXXXX`, once a minute old, as a live save
+  /// writes its own within that).
+  private func prune() {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+    let snapshots = names.filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }.sorted()
+    for name in snapshots.dropLast(keep) {
+      _ = unlink(directory.appendingPathComponent(name))
+    }
+    let cutoff = Date().addingTimeInterval(-60)
+    for name in names where name.hasPrefix(".") && name.dropLast(7).hasSuffix(".plist") {
+      let file = directory.appendingPathComponent(name)
+      guard let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
+        modified < cutoff
+      else { continue }
+      _ = unlink(file)
+    }
   }
 
   /// Every snapshot, oldest first.

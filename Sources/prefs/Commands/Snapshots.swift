@@ -11,7 +11,8 @@ enum Snapshots {
       'prefs apply --undo' has restored it. Snapshots live in \
       $XDG_STATE_HOME/prefs/snapshots (else ~/.local/state/prefs/snapshots), a \
       folder made 0700 and refused when it is a symbolic link, another user's or \
-      open to others.
+      open to others. Each apply keeps the last 50 ($PREFS_SNAPSHOTS_KEEP sets how \
+      many).
       """,
     arguments: [],
     options: [],
