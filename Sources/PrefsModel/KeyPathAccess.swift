@@ -158,7 +158,10 @@ extension PrefValue {
   /// (appending) is valid.
   static func index(_ part: String, in items: [PrefValue], at walked: PrefKeyPath, allowingEnd: Bool) throws -> Int {
     let count = items.count
-    guard let number = Int(part) else { throw PrefsError(.noSuchIndex(in: walked, index: part, count: count)) }
+    // Digits, with a minus for counting from the end: `+1` is no index (Int takes it).
+    guard part.first != "+", let number = Int(part) else {
+      throw PrefsError(.noSuchIndex(in: walked, index: part, count: count))
+    }
     let index = number < 0 ? count + number : number
     guard index >= 0, index < count || (allowingEnd && index == count) else {
       throw PrefsError(.noSuchIndex(in: walked, index: part, count: count))

@@ -265,7 +265,7 @@ extension PrefsError.Kind {
       let range =
         count == 0
         ? "it is empty" : "it has \(count) item\(count == 1 ? "" : "s"): 0 to \(count - 1), or -\(count) to -1"
-      guard Int(index) != nil else {
+      guard index.first != "+", Int(index) != nil else {
         return "'\(index)' is not an index of \(walked.nameInMessages), an array (\(range))"
       }
       return "no index \(index) in \(walked.nameInMessages) (\(range))"

@@ -55,8 +55,11 @@ public struct FileDomain: PreferenceDomain {
       throw PrefsError(.io(.status, errno: errno), file: path)
     }
     let data = try InputFile.read(path, limit: options.maxInputBytes)
-    // An empty file holds nothing to lose: it reads as an empty domain.
-    if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+    // An empty file holds nothing to lose: it reads as an empty domain, as a byte
+    // order mark alone does in every reader.
+    if data.dropFirst(TextEncoding.utf8MarkLength(data)).allSatisfy({
+      $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09
+    }) {
       return (PrefDictionary(), newFileFormat, nil)
     }
     do {

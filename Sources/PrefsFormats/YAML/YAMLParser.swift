@@ -611,7 +611,12 @@ struct YAMLParser {
     case Self.yamlTagPrefix + "map", Self.yamlTagPrefix + "seq":
       throw at.error("\(Self.shortTag(tag)) tag on a \(isMapping ? "mapping" : "sequence")")
     default:
-      throw at.error("unknown tag \(Self.shortTag(tag))")
+      // A scalar's tag on a collection is a known tag in the wrong place.
+      let known = Tag.table.contains { $0.0.description == tag }
+      throw at.error(
+        known
+          ? "\(Self.shortTag(tag)) tag on a \(isMapping ? "mapping" : "sequence")"
+          : "unknown tag \(Self.shortTag(tag))")
     }
   }
 
