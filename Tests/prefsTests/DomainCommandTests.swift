@@ -53,6 +53,36 @@ import Testing
     #expect((attributes[.posixPermissions] as? Int) == 0o600)
   }
 
+  /// Inside -dict and -array a type word types each value it comes before, however
+  /// often it is given, as defaults takes it.
+  @Test func typeWordsRepeatInsideDictAndArray() throws {
+    let store = try Store()
+    let dict = try store.prefs(["write", "d", "window", "-dict", "height", "-int", "600", "width", "-int", "800"])
+    #expect(dict.status == 0, "\(dict.stderr)")
+    let array = try store.prefs(["write", "d", "list", "-array", "-int", "1", "-int", "2", "-string", "3"])
+    #expect(array.status == 0, "\(array.stderr)")
+    #expect(
+      try store.prefs(["export", "d", "--format", "json", "--compact"]).stdout
+        == #"{"list":[1,2,"3"],"window":{"height":600,"width":800}}"# + "\n")
+    // One value still takes one type.
+    #expect(try store.prefs(["write", "d", "k", "-int", "1", "-int", "2"]).status == 64)
+  }
+
+  /// `export D FILE` (the habit of defaults export D PATH) never writes or prints a
+  /// settings file of two domains: with the file there or not, it stops with the -o hint.
+  @Test func exportToAPositionalFileStopsWithTheOutputHint() throws {
+    let store = try Store()
+    #expect(try store.prefs(["write", "com.example.app", "k", "v"]).status == 0)
+    let file = store.url.appendingPathComponent("existing.yaml").path
+    try Data("old: 1\n".utf8).write(to: URL(fileURLWithPath: file))
+    let result = try store.prefs(["export", "com.example.app", file])
+    #expect(result.status == 64)
+    #expect(result.stdout == "")
+    #expect(result.stderr.hasPrefix("prefs: error: '\(file)' names a file, which export does not write without -o\n"))
+    #expect(result.stderr.contains("hint: to write the export to it: prefs export com.example.app -o \(file)\n"))
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "old: 1\n")
+  }
+
   @Test func missingDomainsAndKeysExit66() throws {
     let store = try Store()
     let domain = try store.prefs(["read", "com.example.none"])

@@ -53,6 +53,30 @@ import Testing
     #expect(try TestSupport.prefs(["get", file, "a"]).stdout == "1\n")
   }
 
+  /// `get … -o FILE` writes the file, in the format its extension names.
+  @Test func getWithAnOutputFileWritesIt() throws {
+    let folder = try TestFolder()
+    let file = try folder.write("x.yaml", "window: {width: 800}\n")
+    let result = try TestSupport.prefs(["get", file, "window", "-o", folder.path("out.json")])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "")
+    #expect(try folder.read("out.json") == "{\n  \"width\": 800\n}\n")
+  }
+
+  /// `set` takes the type words of defaults, which its own hints suggest.
+  @Test func setTakesTheTypeWordsOfDefaults() throws {
+    let folder = try TestFolder()
+    let file = try folder.write("x.yaml", "n: 1\nmode: narrow\n")
+    let refused = try TestSupport.prefs(["set", file, "n", "wide"])
+    #expect(refused.status == 65)
+    #expect(refused.stderr.contains("-string wide"), "\(refused.stderr)")
+    #expect(try TestSupport.prefs(["set", file, "n", "-string", "wide"]).status == 0)
+    #expect(try TestSupport.prefs(["set", file, "mode", "-int", "3"]).status == 0)
+    #expect(try TestSupport.prefs(["set", file, "blob", "-data", "0a1b"]).status == 0)
+    #expect(try folder.read("x.yaml") == "n: wide\nmode: 3\nblob: !!binary Chs=\n")
+    #expect(try TestSupport.prefs(["set", file, "n", "-int", "3", "--type", "string"]).status == 64)
+  }
+
   @Test func aNewKeyWithDotsIsNeverNestedBesideDottedKeys() throws {
     let fixture = try Fixture()
     let before = try fixture.global()

@@ -119,6 +119,9 @@ extension Options {
     OptionSpec("word-dict", words: ["dict"], help: "KEY VALUE pairs form a dictionary (replacing the old value)."),
     OptionSpec("word-dict-add", words: ["dict-add"], help: "Add KEY VALUE pairs to the dictionary."),
   ]
+
+  /// The type words of one scalar value, which `set` takes beside `--type`.
+  static let scalarTypeWords = Array(typeWords.prefix(6))
 }
 
 extension ParsedArguments {

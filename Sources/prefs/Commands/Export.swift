@@ -97,12 +97,19 @@ enum Export {
       throw ArgumentParser.usageError("missing argument DOMAIN", spec)
     }
     if arguments.positionals.count == 2, arguments.value(Options.output) == nil, let last = arguments.positionals.last,
-      Format.forPath(last) != nil, !FileManager.default.fileExists(atPath: last)
+      Format.forPath(last) != nil
     {
-      // `export D out.plist` reads as "export D into out.plist"; the output is only ever -o.
+      // `export D out.plist` reads as "export D into out.plist" (defaults export D
+      // PATH), whether the file is there or not; the output is only ever -o.
+      let exists = FileManager.default.fileExists(atPath: last)
       var error = ArgumentParser.usageError(
-        "'\(last)' is neither a domain nor a file to export; the file to write is given with -o", spec)
+        exists
+          ? "'\(last)' names a file, which export does not write without -o"
+          : "'\(last)' is neither a domain nor a file to export; the file to write is given with -o", spec)
       error.hints.insert("to write the export to it: prefs export \(argument) -o \(last)", at: 0)
+      if exists {
+        error.hints.insert("to export both into one settings file: prefs export \(argument) \(last) -o FILE", at: 1)
+      }
       throw error
     }
     if arguments.positionals.count > 1 {

@@ -18,6 +18,7 @@ enum GetValue {
     discussion: """
       A scalar is printed raw (booleans as true and false, data as hex, in lines on a \
       terminal), a dictionary or array as YAML; --to prints the value in that format. \
+      -o FILE always writes the file, in the format --to or its extension gives. \
       A missing key exits 66.
       """,
     arguments: [fileArgument, keyPathArgument],
@@ -39,7 +40,10 @@ enum GetValue {
     } catch let error as PrefsError {
       throw error.inFile(displayName(source))
     }
-    if let format = try arguments.outputFormat() {
+    // -o always writes its file, in the format --to or its extension gives.
+    let output = arguments.value(Options.output)
+    let toFile = output != nil && output != "-"
+    if let format = try arguments.outputFormat() ?? (toFile ? Documents.outputFormat(arguments: arguments) : nil) {
       try Documents.write(
         value, format: format, to: arguments.value(Options.output), options: WriteOptions(), console: console)
     } else {
@@ -59,23 +63,32 @@ enum SetValue {
     summary: "Set the value at a key path, keeping the file's format and key order.",
     discussion: """
       The file keeps its format, and only the bytes of the value change: comments, \
-      order and layout stay. Without --type the value keeps the type of the value \
+      order and layout stay. Without --type (or a type word of defaults: -string, \
+      -int, -float, -bool, -date, -data in hex) the value keeps the type of the value \
       it replaces (and is refused when its text is not of that type); a new key is a \
       string. An index equal to an array's length appends. A key path that would \
       nest the value deeper than the readers' limit of 512 levels is refused.
       """,
     arguments: [fileArgument, keyPathArgument, ArgumentSpec(name: "VALUE", help: "The new value.")],
-    options: [Options.type, createParents, Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [Options.type] + Options.scalarTypeWords + [
+      createParents, Options.force, Options.allowDuplicateKeys, Options.defaultsDir,
+    ],
     examples: [
       ("prefs set settings.plist window.width 1024 --type integer", "Set a nested integer."),
+      ("prefs set settings.plist window.width -int 1024", "The same, with the type word of defaults."),
       ("prefs set settings.yaml a.b.c on -p", "Create a and b as needed; stores the string \"on\"."),
     ],
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    let type = arguments.typeName(Options.type)
     let text = arguments.positionals[2]
-    let typed = try type.map { try ValueText.parse(text, as: $0) }
+    // --type, or a defaults type word (-int 3, -data 0a1b in hex, as write takes them).
+    let word = Options.scalarTypeWords.first { arguments.has($0) }
+    if let word, arguments.has(Options.type) || Options.scalarTypeWords.filter({ arguments.has($0) }).count > 1 {
+      throw ArgumentParser.usageError("give one type: \(word.primarySpelling) or --type, once", spec)
+    }
+    let type = arguments.typeName(Options.type) ?? word.flatMap { try? Write.typeName(ofOption: $0.name, value: "") }
+    let typed = try type.map { try ValueText.parse(text, as: $0, hexData: word?.name == "word-data") }
     let path = PrefKeyPath.parse(arguments.positionals[1])
     var warning: String?
     try editFile(arguments, console) { root in
