@@ -133,8 +133,9 @@ import Testing
     try machine.write("settings.yaml", Self.settings)
     let original = try machine.files()
 
+    // A dry run that would change something exits 1, as in every verb.
     let dryRun = try machine.prefs(["apply", "settings.yaml", "--dry-run"])
-    #expect(dryRun.status == 0, "\(dryRun.stderr)")
+    #expect(dryRun.status == 1, "\(dryRun.stderr)")
     #expect(dryRun.stdout == Self.plan)
     #expect(dryRun.stderr == "")
     let check = try machine.prefs(["apply", "settings.yaml", "--check"])
@@ -368,6 +369,7 @@ import Testing
     try machine.write("conf/settings.yaml", "local.yaml:\n  a: 1\n")
     let plan = try machine.prefs(["apply", "conf/settings.yaml", "--dry-run"])
     #expect(plan.stdout == "local.yaml:\n  + (new file)\n  + a: 1\n", "\(plan.stderr)")
+    #expect(plan.status == 1)
     #expect(try machine.prefs(["apply", "conf/settings.yaml"]).status == 0)
     #expect(FileManager.default.fileExists(atPath: machine.url.appendingPathComponent("conf/local.yaml").path))
     #expect(!FileManager.default.fileExists(atPath: machine.url.appendingPathComponent("local.yaml").path))

@@ -63,6 +63,26 @@ import Testing
     #expect(try folder.read("out.json") == "{\n  \"width\": 800\n}\n")
   }
 
+  /// Standard input is patched as a file is: comments and layout stay.
+  @Test func setOnStandardInputPatchesTheText() throws {
+    let text = "# window\nwidth:   800  # px\nheight: 600\n"
+    let result = try TestSupport.prefs(["set", "-", "width", "1024"], input: Data(text.utf8))
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "# window\nwidth:   1024  # px\nheight: 600\n")
+  }
+
+  /// A missing file is an error naming --create, which makes it in its extension's format.
+  @Test func setCreatesAMissingFileOnlyWhenToldTo() throws {
+    let folder = try TestFolder()
+    let missing = try TestSupport.prefs(["set", folder.path("new.yaml"), "a", "1", "-p"])
+    #expect(missing.status == 66)
+    #expect(missing.stderr.contains("hint: --create makes the file\n"), "\(missing.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.path("new.yaml")))
+    let created = try TestSupport.prefs(["set", folder.path("new.yaml"), "a.b", "1", "-p", "--create"])
+    #expect(created.status == 0, "\(created.stderr)")
+    #expect(try folder.read("new.yaml") == "a:\n  b: \"1\"\n")
+  }
+
   /// `set` takes the type words of defaults, which its own hints suggest.
   @Test func setTakesTheTypeWordsOfDefaults() throws {
     let folder = try TestFolder()

@@ -72,7 +72,8 @@ enum Apply {
       try console.out(plan(changing, console))
       for error in failures { console.report(error) }
       if let first = failures.first { return Console.status(for: first) }
-      return arguments.has(check) && !changing.isEmpty ? Console.Status.different : Console.Status.success
+      // --dry-run means one thing in every verb: exit 1 when it would change something.
+      return changing.isEmpty ? Console.Status.success : Console.Status.different
     }
 
     let progress = changing.count >= progressFrom ? ProgressLine(total: changing.count) : nil

@@ -57,6 +57,8 @@ enum GetValue {
 enum SetValue {
   static let createParents = OptionSpec(
     "parents", long: ["parents"], short: ["p"], help: "Create missing dictionaries on the way.")
+  static let create = OptionSpec(
+    "create", long: ["create"], help: "Create FILE when it does not exist, in the format its extension names.")
 
   static let spec = CommandSpec(
     name: "set",
@@ -67,16 +69,19 @@ enum SetValue {
       -int, -float, -bool, -date, -data in hex) the value keeps the type of the value \
       it replaces (and is refused when its text is not of that type); a new key is a \
       string. An index equal to an array's length appends. A key path that would \
-      nest the value deeper than the readers' limit of 512 levels is refused.
+      nest the value deeper than the readers' limit of 512 levels is refused. A \
+      missing file is an error unless --create makes it (in the format of its \
+      extension). FILE - patches standard input the same way onto standard output.
       """,
     arguments: [fileArgument, keyPathArgument, ArgumentSpec(name: "VALUE", help: "The new value.")],
     options: [Options.type] + Options.scalarTypeWords + [
-      createParents, Options.force, Options.allowDuplicateKeys, Options.defaultsDir,
+      createParents, create, Options.force, Options.allowDuplicateKeys, Options.defaultsDir,
     ],
     examples: [
       ("prefs set settings.plist window.width 1024 --type integer", "Set a nested integer."),
       ("prefs set settings.plist window.width -int 1024", "The same, with the type word of defaults."),
       ("prefs set settings.yaml a.b.c on -p", "Create a and b as needed; stores the string \"on\"."),
+      ("prefs set new.yaml name ada --create", "Make new.yaml holding name: ada."),
     ],
     run: run)
 
@@ -91,7 +96,7 @@ enum SetValue {
     let typed = try type.map { try ValueText.parse(text, as: $0, hexData: word?.name == "word-data") }
     let path = PrefKeyPath.parse(arguments.positionals[1])
     var warning: String?
-    try editFile(arguments, console) { root in
+    try editFile(arguments, console, creating: arguments.has(create)) { root in
       // Without --type, the value keeps the type of what it replaces (never a silent "false").
       var value = typed
       if value == nil {
@@ -126,17 +131,26 @@ enum RemoveValue {
 }
 
 /// Changes the domain or file of `arguments`' first argument under its lock; `-`
-/// reads standard input and writes the result to standard output, in its format.
+/// reads standard input and writes the result to standard output, patched as a file
+/// is (only the bytes of what changed change). With `creating`, a missing file starts
+/// as an empty dictionary.
 private func editFile(
-  _ arguments: ParsedArguments, _ console: Console, _ change: (PrefValue) throws -> PrefValue
+  _ arguments: ParsedArguments, _ console: Console, creating: Bool = false,
+  _ change: (PrefValue) throws -> PrefValue
 ) throws {
   if arguments.positionals[0] == "-" {
-    let (value, format) = try Documents.read("-", arguments: arguments, console: console)
+    let (value, format, document) = try Documents.read("-", arguments: arguments, console: console, mapped: true)
     let changed: PrefValue
     do {
       changed = try change(value)
     } catch let error as PrefsError {
       throw error.inFile(displayName("-"))
+    }
+    let warnings = Warnings()
+    if let document, let patch = try? document.patched(to: changed, warnings: warnings) {
+      console.report(warnings, file: displayName("-"))
+      try console.outData(patch.data)
+      return
     }
     try Documents.write(
       changed, format: format.isWritable ? format : .xml, to: nil, options: WriteOptions(), console: console)
@@ -144,7 +158,11 @@ private func editFile(
   }
   let domain = try arguments.fileOrDomain(arguments.positionals[0])
   try changeDomain(domain, arguments, console: console) { contents in
-    guard let current = contents else { throw missingDomain(domain, in: arguments.store()) }
+    guard let current = contents ?? (creating && domain.location == domain.name ? PrefDictionary() : nil) else {
+      var error = missingDomain(domain, in: arguments.store())
+      if domain.location == domain.name { error.hints.append("--create makes the file") }
+      throw error
+    }
     do {
       contents = try change(.dictionary(current)).dictionaryValue
     } catch let error as PrefsError {
