@@ -492,6 +492,21 @@ final class GitRepository {
     #expect(try String(contentsOfFile: file, encoding: .utf8) == "a: 2\n")
   }
 
+  /// A file under ~/Library/Preferences is cfprefsd's on macOS: edit names the domain instead.
+  @Test func editingAPreferencesFileByPathWarns() throws {
+    let home = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let folder = home.appendingPathComponent("Library/Preferences")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("com.example.app.plist").path
+    try Data("<plist><dict/></plist>".utf8).write(to: URL(fileURLWithPath: file))
+    let result = try TestSupport.prefs(
+      ["edit", file], store: home, environment: ["EDITOR": "true", "VISUAL": "", "HOME": home.path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("prefs: warning: \(file) is in ~/Library/Preferences"), "\(result.stderr)")
+    #expect(result.stderr.contains("(prefs edit com.example.app)"))
+  }
+
   /// An editor that saves the same invalid text every time is not asked forever: the
   /// second time it comes back unchanged, the edit stops, kept in the file it names.
   @Test func theSameInvalidEditSavedAgainStopsAndIsKept() throws {

@@ -509,7 +509,10 @@ struct YAMLParser {
     guard s.style == YAML_PLAIN_SCALAR_STYLE else {
       return (.value(.string(String(decoding: bytes, as: UTF8.self))), false)
     }
-    if options.warnsOfYAMLAmbiguities, let ambiguity = YAMLAmbiguity(plain: bytes, at: at.position) {
+    // A file read as YAML 1.1 on purpose means the 1.1 reading: nothing to warn of.
+    if options.warnsOfYAMLAmbiguities, options.yamlVersion == .v1_2,
+      let ambiguity = YAMLAmbiguity(plain: bytes, at: at.position)
+    {
       warnings.add(ambiguity.message, position: ambiguity.position)
     }
     switch YAMLResolver.resolve(bytes, version: options.yamlVersion) {

@@ -29,6 +29,9 @@ enum Diff {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let (a, b) = (arguments.positionals[0], arguments.positionals[1])
+    if a == "-", b == "-" {
+      throw ArgumentParser.usageError("standard input can be read once: give - for one of A and B", spec)
+    }
     let old = try Documents.readFileOrDomain(a, arguments: arguments, console: console)
     let new = try Documents.readFileOrDomain(b, arguments: arguments, console: console)
     let excludes = arguments.excludes()

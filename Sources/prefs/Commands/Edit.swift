@@ -14,7 +14,8 @@ enum Edit {
       the edit in a file it names, exit 65), an unchanged file writes nothing (exit 0), an emptied \
       one aborts (exit 1), and otherwise the domain or file is written back \
       atomically in the format it had. If it was changed by someone else meanwhile, \
-      nothing is overwritten.
+      nothing is overwritten. A file under ~/Library/Preferences named by path gets \
+      a warning: on macOS cfprefsd caches those files, so edit the domain by its name.
       """,
     arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.")],
     options: [Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
@@ -26,6 +27,11 @@ enum Edit {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
+    if domain is FileDomain, isUnderPreferencesFolder(domain.location) {
+      console.err(
+        "prefs: warning: \(domain.name) is in ~/Library/Preferences, whose files cfprefsd caches on macOS: "
+          + "edit the domain by its name (prefs edit \(domain.location.lastPathComponent.deletingPathExtension))")
+    }
     let options = try arguments.readOptions()
     let edit = try DomainEdit(domain, options: options)
     let folder = try EditFolder(fileName: safeFileName(domain.name) + ".yaml")
@@ -128,6 +134,13 @@ enum Edit {
       lines.removeFirst()
     }
     return Data(lines.joined(separator: "\n").utf8)
+  }
+
+  /// Whether `path` names a file in the user's `~/Library/Preferences` (or below it).
+  static func isUnderPreferencesFolder(_ path: String) -> Bool {
+    let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
+    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath.appendingPathComponent(path)
+    return !home.isEmpty && absolute.hasPrefix(home.appendingPathComponent("Library/Preferences") + "/")
   }
 
   static func safeFileName(_ name: String) -> String {
