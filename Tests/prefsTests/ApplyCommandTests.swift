@@ -375,6 +375,22 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: machine.url.appendingPathComponent("local.yaml").path))
   }
 
+  /// A new domain named like an existing one, and a `$` key named like a directive,
+  /// are warned of: both would otherwise pass without a word.
+  @Test func typosInASettingsFileAreWarnedOf() throws {
+    let machine = try Machine()
+    #expect(try machine.prefs(["write", "com.example.app", "k", "v"]).status == 0)
+    try machine.write("typo.json", #"{"com.exmaple.app": {"a": 1}, "com.example.app": {"k": {"$delte": true}}}"#)
+    let result = try machine.prefs(["apply", "typo.json", "--dry-run"])
+    #expect(
+      result.stderr.contains("prefs: warning: com.exmaple.app is a new domain; did you mean 'com.example.app'?\n"),
+      "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "prefs: warning: com.example.app: '$delte' at k.$delte is set as a key; did you mean '$delete'?\n"),
+      "\(result.stderr)")
+  }
+
   @Test func usageErrors() throws {
     let machine = try Machine()
     let both = try machine.prefs(["apply", "x.yaml", "--check", "--dry-run"])

@@ -65,6 +65,7 @@ enum Apply {
     for step in steps {
       for coercion in step.coercions { console.err("prefs: warning: \(step.name): \(coercion)") }
     }
+    for typo in SettingsTypos.warnings(for: steps, in: store) { console.err("prefs: warning: \(typo)") }
     let changing = steps.filter(\.changesAnything)
 
     if arguments.has(check) || arguments.has(Import.dryRun) {
