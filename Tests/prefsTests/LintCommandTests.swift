@@ -94,25 +94,27 @@ import Testing
     #expect(missing.stderr.hasPrefix("prefs: error: com.example.none: no such domain (there is no "))
   }
 
-  /// A null is an error, and the findings after it are still reported.
-  @Test func aNullDoesNotHideTheOtherFindings() throws {
+  /// A null is a value: no finding in a file, a warning in one meant for a domain.
+  @Test func aNullIsPointedOutOnlyInAFileMeantForADomain() throws {
     let folder = try TestFolder()
     let file = try folder.write("a.yaml", "nothing: ~\nflag: off\nmode: 0755\nalso: null\n")
     let result = try TestSupport.prefs(["lint", file])
-    #expect(result.status == 1)
+    #expect(result.status == 0)
     #expect(result.stderr == "")
     let lines = result.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.filter { $0.hasPrefix("prefs: error: \(file):1:") && $0.contains("null") }.count == 1)
-    #expect(lines.filter { $0.hasPrefix("prefs: error: \(file):4:") && $0.contains("null") }.count == 1)
+    #expect(!lines.contains { $0.contains("null") })
     #expect(lines.contains { $0.hasPrefix("prefs: warning: \(file):2:7: ") && $0.contains("off") })
     #expect(lines.contains { $0.hasPrefix("prefs: warning: \(file):3:7: ") && $0.contains("0755") })
-    #expect(lines.contains("hint: use --drop-nulls to leave nulls out"))
 
-    // The option the hint names is one lint takes: the nulls become warnings.
-    let dropped = try TestSupport.prefs(["lint", "--drop-nulls", file])
+    let schema = try TestSupport.prefs(["lint", file, "--schema", "user-settings"])
+    #expect(schema.status == 0, "\(schema.stdout)")
+    #expect(schema.stdout.contains("prefs: warning: \(file):1:1: null at nothing has no plist form\n"))
+    #expect(schema.stdout.contains("prefs: warning: \(file):4:1: null at also has no plist form\n"))
+    #expect(schema.stdout.contains("hint: use --drop-nulls to leave nulls out of the property list"))
+    // With --drop-nulls, as import would take the file, its nulls are not mentioned.
+    let dropped = try TestSupport.prefs(["lint", "--drop-nulls", file, "--schema", "user-settings"])
     #expect(dropped.status == 0, "\(dropped.stderr)")
-    #expect(!dropped.stdout.contains("prefs: error:"))
-    #expect(dropped.stdout.contains("prefs: warning: \(file):1:1: dropped null"))
+    #expect(!dropped.stdout.contains("null"))
     #expect(dropped.stdout.contains("0755"))
   }
 
@@ -164,5 +166,58 @@ import Testing
     let unknown = try TestSupport.prefs(["lint", schema, "--schema", "users"])
     #expect(unknown.status == 64)
     #expect(unknown.stderr.hasPrefix("prefs: error: unknown schema 'users'\n"))
+  }
+
+  static let profiles = "device-management/mdm/profiles"
+
+  /// `prefs lint dock.plist --schema-dir ../shared/corpus/device-management/mdm/profiles`,
+  /// run as written: from a folder beside a link to the corpus's `shared` folder.
+  @Test(.enabled(if: TestSupport.hasCorpus(profiles), "the device-management corpus is absent"))
+  func aSchemaFolderChecksTheDockByItsPublishedSchema() throws {
+    let folder = try TestFolder()
+    let work = folder.url.appendingPathComponent("work")
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      at: folder.url.appendingPathComponent("shared"),
+      withDestinationURL: TestSupport.packageRoot.deletingLastPathComponent().appendingPathComponent("shared"))
+    try folder.write(
+      "work/dock.plist",
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+      <dict>
+      \t<key>autohide</key>
+      \t<string>true</string>
+      \t<key>orientation</key>
+      \t<string>left</string>
+      \t<key>tilesize</key>
+      \t<integer>200</integer>
+      </dict>
+      </plist>
+
+      """)
+    let result = try TestSupport.prefs(
+      ["lint", "dock.plist", "--schema-dir", "../shared/corpus/device-management/mdm/profiles"], in: work)
+    #expect(result.status == 1)
+    #expect(
+      result.stdout == """
+        prefs: error: dock.plist:9:2: tilesize: 200 is out of 16...128
+        prefs: error: dock.plist:5:2: autohide: stored as string "true"; the app reads false (fallback)
+
+        """)
+    #expect(result.stderr == "")
+    // A domain the folder has no schema for is said, and only its syntax checked.
+    let other = try folder.write("work/com.example.none.plist", "<plist><dict/></plist>")
+    let unknown = try TestSupport.prefs(
+      ["lint", other, "--schema-dir", "../shared/corpus/device-management/mdm/profiles"], in: work)
+    #expect(unknown.status == 0)
+    #expect(
+      unknown.stdout
+        == "prefs: warning: \(other): ../shared/corpus/device-management/mdm/profiles holds no schema whose payload "
+        + "type is 'com.example.none'; the values are not checked\n")
+    let both = try TestSupport.prefs(["lint", other, "--schema-dir", "x", "--schema", "user-settings"])
+    #expect(both.status == 64)
+    #expect(both.stderr.hasPrefix("prefs: error: --schema and --schema-dir cannot be used together\n"))
   }
 }

@@ -24,7 +24,8 @@ enum Options {
     "quiet", long: ["quiet"], short: ["q"],
     help: "No warnings about plain YAML scalars that YAML 1.1 and 1.2 read differently (yes, off, 0755).")
   static let dropNulls = OptionSpec(
-    "drop-nulls", long: ["drop-nulls"], help: "Leave YAML/JSON nulls out, with a warning, instead of failing.")
+    "drop-nulls", long: ["drop-nulls"],
+    help: "Where a property list is written, leave YAML/JSON nulls out, with a warning, instead of failing.")
   static let color = OptionSpec(
     "color", long: ["color"], arity: .one,
     kind: .choice(ColorChoice.allCases.map(\.rawValue), placeholder: "WHEN", noun: "colour choice"),
@@ -48,10 +49,9 @@ extension ParsedArguments {
   /// can be written.
   func outputFormat(_ option: OptionSpec = Options.to) throws -> Format? { format(option) }
 
-  /// The reading options: `--drop-nulls`, `--yaml-version`, `--allow-duplicate-keys`.
+  /// The reading options: `--yaml-version`, `--allow-duplicate-keys`.
   func readOptions() throws -> ReadOptions {
     var options = ReadOptions()
-    options.dropNulls = has(Options.dropNulls)
     // Commands that move YAML into other formats say what YAML 1.1 tools read otherwise.
     options.warnsOfYAMLAmbiguities = declares(Options.quiet) && !has(Options.quiet)
     options.allowDuplicateKeys = has(Options.allowDuplicateKeys)
@@ -63,7 +63,7 @@ extension ParsedArguments {
   }
 
   /// The writing options for output in `format`: `--sort-keys`, `--plain`,
-  /// `--compact`, `--expand-data`. `--plain` and `--compact` shape JSON only, so
+  /// `--compact`, `--expand-data`, `--drop-nulls`. `--plain` and `--compact` shape JSON only, so
   /// with any other output they are refused rather than silently ignored.
   func writeOptions(for format: Format) throws -> WriteOptions {
     for option in [Options.plain, Options.compact] where has(option) && format != .json {
@@ -73,8 +73,11 @@ extension ParsedArguments {
     }
     return WriteOptions(
       sortKeys: has(Options.sortKeys), plainJSON: has(Options.plain), compact: has(Options.compact),
-      expandData: has(Options.expandData))
+      expandData: has(Options.expandData), dropNulls: dropsNulls)
   }
+
+  /// `--drop-nulls`: where a plist is written, nulls are left out with a warning.
+  var dropsNulls: Bool { has(Options.dropNulls) }
 }
 
 extension Options {
@@ -137,7 +140,13 @@ extension ParsedArguments {
 extension Options {
   static let schema = OptionSpec(
     "schema", long: ["schema"], arity: .one, kind: .schema,
-    help: "A schema file (YAML or JSON) or a built-in schema (\(Schema.builtInNames.joined(separator: ", "))).")
+    help:
+      "A schema file (prefs' own YAML or JSON, Apple's device-management YAML, a ProfileManifests manifest) "
+      + "or a built-in schema (\(Schema.builtInNames.joined(separator: ", "))).")
+  static let schemaDir = OptionSpec(
+    "schema-dir", long: ["schema-dir"], arity: .one, kind: .directory,
+    help: "A folder of device-management or ProfileManifests schemas: the one whose payload type is the domain is used."
+  )
   static let strict = OptionSpec(
     "strict", long: ["strict"],
     help: "With --schema: refuse (exit 65) any value of the wrong type instead of coercing it.")
@@ -151,6 +160,32 @@ extension Options {
 }
 
 extension ParsedArguments {
+  /// Whether a schema is asked for, by `--schema` or `--schema-dir`.
+  var asksForSchema: Bool { value(Options.schema) != nil || value(Options.schemaDir) != nil }
+
+  /// `--schema-dir`: the folder of schemas; refused beside `--schema`.
+  func schemaDirectory() throws -> SchemaDirectory? {
+    guard let folder = value(Options.schemaDir) else { return nil }
+    if value(Options.schema) != nil {
+      throw PrefsError(
+        .usage("--schema and --schema-dir cannot be used together"),
+        hints: ["--schema names one schema; --schema-dir finds each domain's own"])
+    }
+    return SchemaDirectory(path: folder)
+  }
+
+  /// The schema for `domain` (a name, or a file whose name gives it): `--schema`,
+  /// else the schema `--schema-dir` holds for it, else nil.
+  func schema(for domain: String) throws -> Schema? {
+    guard let directory = try schemaDirectory() else { return try schema() }
+    let isFile = DomainName.isPath(domain)
+    guard let schema = try isFile ? directory.schema(forFile: domain) : directory.schema(for: domain) else {
+      let name = isFile ? SchemaDirectory.domainName(ofFile: domain) : domain
+      throw PrefsError(.notFound(.schema(domain: name)), file: directory.path)
+    }
+    return schema
+  }
+
   /// `--schema`: a built-in name, else a file (YAML, JSON or any format of the table).
   func schema() throws -> Schema? {
     guard let argument = value(Options.schema) else { return nil }

@@ -23,7 +23,8 @@ enum GetValue {
       """,
     arguments: [fileArgument, keyPathArgument],
     options: [
-      Options.to, Options.output, Options.from, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir,
+      Options.to, Options.output, Options.from, Options.dropNulls, Options.yamlVersion, Options.allowDuplicateKeys,
+      Options.defaultsDir,
     ],
     examples: [
       ("prefs get Samples/UserSettings.yaml ringtone", "Print one value (Chimes)."),
@@ -45,7 +46,9 @@ enum GetValue {
     let toFile = output != nil && output != "-"
     if let format = try arguments.outputFormat() ?? (toFile ? Documents.outputFormat(arguments: arguments) : nil) {
       try Documents.write(
-        value, format: format, to: arguments.value(Options.output), options: WriteOptions(), console: console)
+        value, format: format, to: arguments.value(Options.output),
+        options: WriteOptions(dropNulls: arguments.dropsNulls),
+        console: console)
     } else {
       try Documents.show(value, sortKeys: false, booleanWords: true, console: console)
     }
@@ -75,7 +78,7 @@ enum SetValue {
       """,
     arguments: [fileArgument, keyPathArgument, ArgumentSpec(name: "VALUE", help: "The new value.")],
     options: [Options.type] + Options.scalarTypeWords + [
-      createParents, create, Options.force, Options.allowDuplicateKeys, Options.defaultsDir,
+      createParents, create, Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir,
     ],
     examples: [
       ("prefs set settings.plist window.width 1024 --type integer", "Set a nested integer."),
@@ -119,7 +122,7 @@ enum RemoveValue {
     name: "remove",
     summary: "Remove the value at a key path, like plutil -remove.",
     arguments: [fileArgument, keyPathArgument],
-    options: [Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [("prefs remove settings.json items.2", "Remove the third item.")],
     run: run)
 
@@ -153,7 +156,9 @@ private func editFile(
       return
     }
     try Documents.write(
-      changed, format: format.isWritable ? format : .xml, to: nil, options: WriteOptions(), console: console)
+      changed, format: format.isWritable ? format : .xml, to: nil,
+      options: WriteOptions(dropNulls: arguments.dropsNulls),
+      console: console)
     return
   }
   let domain = try arguments.fileOrDomain(arguments.positionals[0])
