@@ -23,9 +23,25 @@ extension PrefValue {
   /// A copy with `newValue` at `path`. Missing dictionaries on the way are created
   /// when `createMissing` (never beside a key with dots that the path would have
   /// named, such as `com.apple.x` for `com.apple.y`); an array index equal to the
-  /// count appends.
-  public func setting(_ newValue: PrefValue, at path: [String], createMissing: Bool = false) throws -> PrefValue {
-    try setting(newValue, at: path[...], walked: PrefKeyPath(), createMissing: createMissing)
+  /// count appends. With `depthLimit` (the readers' nesting limit), a path that
+  /// could nest the value deeper than that is refused before anything is walked, so
+  /// that no document is made that no reader would take back.
+  public func setting(
+    _ newValue: PrefValue, at path: [String], createMissing: Bool = false, depthLimit: Int? = nil
+  ) throws -> PrefValue {
+    if let depthLimit, path.count + newValue.containerDepth > depthLimit {
+      throw PrefsError(.tooDeep(limit: depthLimit, detail: "the key path has \(path.count) parts"))
+    }
+    return try setting(newValue, at: path[...], walked: PrefKeyPath(), createMissing: createMissing)
+  }
+
+  /// How many arrays and dictionaries nest in the value, itself included (0 for a scalar).
+  package var containerDepth: Int {
+    switch self {
+    case .array(let items): 1 + (items.map(\.containerDepth).max() ?? 0)
+    case .dictionary(let dict): 1 + (dict.values.map(\.containerDepth).max() ?? 0)
+    default: 0
+    }
   }
 
   /// A copy without the value at `path`.
@@ -142,7 +158,10 @@ extension PrefValue {
   /// (appending) is valid.
   static func index(_ part: String, in items: [PrefValue], at walked: PrefKeyPath, allowingEnd: Bool) throws -> Int {
     let count = items.count
-    guard let number = Int(part) else { throw PrefsError(.noSuchIndex(in: walked, index: part, count: count)) }
+    // Digits, with a minus for counting from the end: `+1` is no index (Int takes it).
+    guard part.first != "+", let number = Int(part) else {
+      throw PrefsError(.noSuchIndex(in: walked, index: part, count: count))
+    }
     let index = number < 0 ? count + number : number
     guard index >= 0, index < count || (allowingEnd && index == count) else {
       throw PrefsError(.noSuchIndex(in: walked, index: part, count: count))

@@ -75,6 +75,10 @@ extension PrefsError {
     case io(IOOperation, errno: Int32)
     /// Another process held the lock for `seconds`.
     case lockTimeout(seconds: Int)
+    /// A file whose mode lets no one write it (`mode`), which a write would replace.
+    case readOnly(mode: mode_t)
+    /// A file owned by `uid` and `gid`, which this process cannot give a new file.
+    case ownerNotKept(uid: UInt32, gid: UInt32)
     /// A domain name that could escape the store or names nothing (`problem` says which).
     case invalidDomainName(String, problem: String)
     /// Standard input was given as a domain to change.
@@ -96,6 +100,10 @@ extension PrefsError {
     case notASnapshot
     /// `id` is the start of `count` snapshots' names.
     case ambiguousSnapshot(id: String, count: Int)
+    /// A file or folder that must be the user's own and is not (another owner, a
+    /// mode that lets others in, a symbolic link), or a snapshot entry naming a place
+    /// its domain is not: `problem` says which.
+    case untrusted(problem: String)
     /// Merged text that cannot be read back to place conflict markers in.
     case conflictMarkers(format: String)
 
@@ -216,7 +224,7 @@ extension PrefsError.Kind {
     switch self {
     case .syntax, .duplicateKey, .tooDeep, .aliasBudget, .inputTooLarge, .null, .domainNotDictionary,
       .unrepresentable, .nonFiniteReal, .writerFailed, .invalidValue, .typeMismatch, .invalidData, .ambiguousData,
-      .schema, .settings, .notASnapshot, .conflictMarkers:
+      .schema, .settings, .notASnapshot, .conflictMarkers, .untrusted:
       .badInput
     case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): cause.category
     case .noSuchKey, .noSuchIndex, .notAContainer, .notFound: .noInput
@@ -226,6 +234,7 @@ extension PrefsError.Kind {
       code == EACCES && (operation == .status || operation == .openForLock) ? .noInput : operation.category
     case .notSaved, .outOfMemory: .io
     case .lockTimeout: .temporary
+    case .readOnly, .ownerNotKept: .cannotCreate
     case .invalidDomainName, .standardInputNotChangeable, .unknownFormat, .ambiguousSnapshot, .usage: .usage
     case .other(let category, _): category
     }
@@ -235,7 +244,7 @@ extension PrefsError.Kind {
   public var message: String {
     switch self {
     case .syntax(_, _, let problem), .unrepresentable(_, _, _, let problem),
-      .settings(let problem), .usage(let problem), .other(_, let problem):
+      .settings(let problem), .usage(let problem), .other(_, let problem), .untrusted(let problem):
       return problem
     case .duplicateKey(let key): return "duplicate key \"\(key)\""
     case .null(let path): return "null at \(path.nameInMessages) has no plist form"
@@ -261,7 +270,7 @@ extension PrefsError.Kind {
       let range =
         count == 0
         ? "it is empty" : "it has \(count) item\(count == 1 ? "" : "s"): 0 to \(count - 1), or -\(count) to -1"
-      guard Int(index) != nil else {
+      guard index.first != "+", Int(index) != nil else {
         return "'\(index)' is not an index of \(walked.nameInMessages), an array (\(range))"
       }
       return "no index \(index) in \(walked.nameInMessages) (\(range))"
@@ -277,6 +286,9 @@ extension PrefsError.Kind {
       let reason = operation.lowercasesReason ? systemErrorText(code).lowercased() : systemErrorText(code)
       return operation.words.map { "\($0): \(reason)" } ?? reason
     case .lockTimeout(let seconds): return "another process holds the lock for \(seconds) seconds"
+    case .readOnly(let mode): return "is read-only (mode 0\(String(mode, radix: 8))); it was not replaced"
+    case .ownerNotKept(let uid, let gid):
+      return "belongs to user \(uid) and group \(gid), which a file written now could not keep; it was not replaced"
     case .invalidDomainName(let name, let problem):
       let shown = name.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined()
       return "invalid domain name '\(shown)': \(problem)"

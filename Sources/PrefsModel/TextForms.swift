@@ -50,9 +50,16 @@ public enum TextForms {
 
   /// Reads a decimal real (`1.5`, `-2e10`, `.5`, `5.`); `nil` when the text is not
   /// one (hexadecimal `0x1p3`, `inf`, `nan`: Swift's `Double(_:)` reads those) or is
-  /// out of range (`1e400` is an error, never infinity).
+  /// out of range both ways (`1e400` is an error, never infinity, and `1e-400` is
+  /// one, never a silent `0.0`).
   public static func parseReal(_ text: Substring) -> Double? {
     guard isDecimalReal(text), let value = Double(text), value.isFinite else { return nil }
+    if value == 0,
+      text.utf8.prefix(while: { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") })
+        .contains(where: { $0 > UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+    {
+      return nil
+    }
     return value
   }
 

@@ -55,8 +55,11 @@ public struct FileDomain: PreferenceDomain {
       throw PrefsError(.io(.status, errno: errno), file: path)
     }
     let data = try InputFile.read(path, limit: options.maxInputBytes)
-    // An empty file holds nothing to lose: it reads as an empty domain.
-    if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+    // An empty file holds nothing to lose: it reads as an empty domain, as a byte
+    // order mark alone does in every reader.
+    if data.dropFirst(TextEncoding.utf8MarkLength(data)).allSatisfy({
+      $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09
+    }) {
       return (PrefDictionary(), newFileFormat, nil)
     }
     do {
@@ -162,7 +165,8 @@ public struct FileDomain: PreferenceDomain {
     if dryRun { return (before, after) }
 
     if let corrupt {
-      try AtomicFile.write(corrupt, to: path + ".bak", newFileMode: 0o600)
+      // A symlink planted at the backup's name is replaced, never written through.
+      try AtomicFile.write(corrupt, to: path + ".bak", newFileMode: 0o600, force: true, followingLinks: false)
     }
     if let after {
       if corrupt == nil, let document {
@@ -170,14 +174,14 @@ public struct FileDomain: PreferenceDomain {
         // when nothing did).
         let patch = try document.patched(to: .dictionary(after), warnings: warnings)
         for note in patch.notes { warnings.add(note) }
-        if patch.changed { try file.write(patch.data, newFileMode: newFileMode) }
+        if patch.changed { try file.write(patch.data, newFileMode: newFileMode, force: force) }
       } else if after != before || corrupt != nil || before == nil {
         if dropsDuplicates {
           warnings.add(
             "written anew without its duplicate keys (the last value of each kept); its comments and layout were not kept"
           )
         }
-        try file.write(newFileMode: newFileMode) { writer in
+        try file.write(newFileMode: newFileMode, force: force) { writer in
           try format.codec.write(.dictionary(after), to: writer, options: WriteOptions(), warnings: warnings)
         }
       }

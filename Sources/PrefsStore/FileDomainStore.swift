@@ -27,8 +27,19 @@ public struct FileDomainStore: DomainStore {
 
   public var location: String { directory }
 
+  /// The store's domains, by their file names: a name that is not UTF-8 keeps its
+  /// bytes (``RawPath``), so that it can be named back to read it.
   public func domainNames() throws -> [String] {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+    let names = RawPath.withCString(directory) { path -> [String] in
+      guard let folder = opendir(path) else { return [] }
+      defer { closedir(folder) }
+      var names: [String] = []
+      while let entry = readdir(folder) {
+        let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+        names.append(RawPath.string(from: bytes))
+      }
+      return names
+    }
     return names.filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }
       .map { String($0.dropLast(".plist".count)) }
       .sorted(by: PrefDictionary.codePointOrder)

@@ -47,3 +47,30 @@ package func makeFolders(_ path: String, mode: mode_t, what: String) throws {
     throw PrefsError(.io(.createFolder(what), errno: errno), file: path)
   }
 }
+
+/// Refuses `path` unless it is the user's own and private: not a symbolic link, of
+/// `type` (`S_IFDIR`, `S_IFREG`), owned by the effective user, and with none of the
+/// mode bits in `forbidden` (0o077: a private folder; 0o022: a file no one else may
+/// change). Returns false when nothing is there.
+@discardableResult
+package func checkPrivate(_ path: String, type: mode_t, forbidden: mode_t) throws -> Bool {
+  var info = stat()
+  guard RawPath.withCString(path, { lstat($0, &info) }) == 0 else {
+    if errno == ENOENT { return false }
+    throw PrefsError(.io(.status, errno: errno), file: path)
+  }
+  let problem: String? =
+    if info.st_mode & S_IFMT == S_IFLNK {
+      "is a symbolic link; it must be a \(type == S_IFDIR ? "folder" : "file") of its own"
+    } else if info.st_mode & S_IFMT != type {
+      "is not a \(type == S_IFDIR ? "folder" : "regular file")"
+    } else if info.st_uid != geteuid() {
+      "belongs to user \(info.st_uid), not to the user running prefs (\(geteuid()))"
+    } else if info.st_mode & forbidden != 0 {
+      "has mode 0\(String(info.st_mode & 0o7777, radix: 8)), which lets others in; it must have none of 0\(String(forbidden, radix: 8))"
+    } else {
+      nil
+    }
+  if let problem { throw PrefsError(.untrusted(problem: problem), file: path) }
+  return true
+}

@@ -31,14 +31,16 @@ package final class LockedFile {
     return try InputFile.read(path)
   }
 
-  /// Replaces the file with what `body` writes, atomically (a new file gets `newFileMode`).
-  package func write(newFileMode: mode_t, _ body: (ByteWriter) throws -> Void) throws {
-    try AtomicFile.write(to: path, newFileMode: newFileMode, body)
+  /// Replaces the file with what `body` writes, atomically (a new file gets
+  /// `newFileMode`; `force` replaces a read-only file too).
+  package func write(newFileMode: mode_t, force: Bool = false, _ body: (ByteWriter) throws -> Void) throws {
+    try AtomicFile.write(to: path, newFileMode: newFileMode, force: force, body)
   }
 
-  /// Replaces the file with `data`, atomically (a new file gets `newFileMode`).
-  package func write(_ data: Data, newFileMode: mode_t) throws {
-    try AtomicFile.write(data, to: path, newFileMode: newFileMode)
+  /// Replaces the file with `data`, atomically (a new file gets `newFileMode`; `force`
+  /// replaces a read-only file too).
+  package func write(_ data: Data, newFileMode: mode_t, force: Bool = false) throws {
+    try AtomicFile.write(data, to: path, newFileMode: newFileMode, force: force)
   }
 
   /// Removes the file; no file is no error.
@@ -51,12 +53,14 @@ package final class LockedFile {
   /// Replaces the file with `data` (nil: removes it) only if it still holds
   /// `expected` (nil: there is still no file). Returns false, writing nothing, when
   /// someone else changed it since it was read.
-  package func replace(expecting expected: Data?, with data: Data?, newFileMode: mode_t) throws -> Bool {
+  package func replace(expecting expected: Data?, with data: Data?, newFileMode: mode_t, force: Bool = false) throws
+    -> Bool
+  {
     // A file that cannot be read now is not the one that was read.
     let unchanged: Bool
     do { unchanged = try contents() == expected } catch { unchanged = false }
     guard unchanged else { return false }
-    if let data { try write(data, newFileMode: newFileMode) } else { try remove() }
+    if let data { try write(data, newFileMode: newFileMode, force: force) } else { try remove() }
     return true
   }
 }

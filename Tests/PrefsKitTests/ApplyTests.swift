@@ -437,6 +437,62 @@ import Testing
     #expect(try snapshots.list().map(\.undone) == [true])
   }
 
+  /// A snapshot planted in the folder, or one whose entry names a place its domain is
+  /// not, restores nothing; a folder others can enter, or a symlink, is refused before use.
+  @Test func aSnapshotIsCheckedBeforeItIsTrusted() throws {
+    let folder = try TestFolder()
+    let store = FileDomainStore(directory: folder.path("store"))
+    let snapshots = SnapshotStore(directory: folder.path("snapshots"))
+    let steps = SettingsApply.plan([try settings("a:\n  k: 2\n")], store: store)
+    let outcome = try SettingsApply.apply(steps, sources: ["s.yaml"], snapshots: snapshots)
+    var info = stat()
+    #expect(lstat(snapshots.directory, &info) == 0 && info.st_mode & 0o777 == 0o700)
+    // The entry sent elsewhere: refused, and the file it names is left alone.
+    let victim = try folder.write("victim", "mine\n")
+    var planted = try #require(outcome.snapshot)
+    planted.domains[0].path = victim
+    let file = snapshots.directory + "/" + planted.id + ".plist"
+    try SnapshotStore.encode(planted).write(to: URL(fileURLWithPath: file))
+    let mismatch = try #require(throws: PrefsError.self) {
+      try snapshots.restore(try snapshots.snapshot(named: planted.id), in: store)
+    }
+    #expect(
+      mismatch.kind == .untrusted(problem: "the snapshot puts 'a' at \(victim), which is not where that domain is"))
+    #expect(try folder.read("victim") == "mine\n")
+    // A file someone else may write, a folder others may enter, a symlinked folder.
+    chmod(file, 0o666)
+    #expect(throws: PrefsError.self) { try snapshots.list() }
+    chmod(file, 0o600)
+    chmod(snapshots.directory, 0o755)
+    #expect(throws: PrefsError.self) { try snapshots.list() }
+    #expect(throws: PrefsError.self) { try snapshots.save(steps, sources: ["s.yaml"]) }
+    chmod(snapshots.directory, 0o700)
+    try FileManager.default.createSymbolicLink(atPath: folder.path("link"), withDestinationPath: snapshots.directory)
+    let linked = SnapshotStore(directory: folder.path("link"))
+    let error = try #require(throws: PrefsError.self) { try linked.list() }
+    #expect(error.category == .badInput)
+  }
+
+  /// A save keeps the last snapshots only, and removes what a killed save left.
+  @Test func savingPrunesOldSnapshotsAndStaleTemporaries() throws {
+    let folder = try TestFolder()
+    let store = FileDomainStore(directory: folder.path("store"))
+    let snapshots = SnapshotStore(directory: folder.path("snapshots"), keep: 2)
+    let steps = SettingsApply.plan([try settings("a:\n  k: 2\n")], store: store)
+    try snapshots.save(steps, sources: [], now: Date(timeIntervalSince1970: 1_000_000_000))
+    let stale = folder.path("snapshots/.19700101T000000.000Z-1.plist.Ab12Cd")
+    let live = folder.path("snapshots/.19700101T000000.000Z-2.plist.Ef34Gh")
+    for file in [stale, live] { try Data("x".utf8).write(to: URL(fileURLWithPath: file)) }
+    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: stale)
+    let second = try snapshots.save(steps, sources: [], now: Date(timeIntervalSince1970: 1_000_000_100))
+    let third = try snapshots.save(steps, sources: [], now: Date(timeIntervalSince1970: 1_000_000_200))
+    #expect(try snapshots.list().map(\.id) == [second.id, third.id])
+    #expect(!FileManager.default.fileExists(atPath: stale))
+    #expect(FileManager.default.fileExists(atPath: live))
+    #expect(SnapshotStore(environment: ["XDG_STATE_HOME": "/s", "PREFS_SNAPSHOTS_KEEP": "7"]).keep == 7)
+    #expect(SnapshotStore(environment: ["XDG_STATE_HOME": "/s", "PREFS_SNAPSHOTS_KEEP": "0"]).keep == 50)
+  }
+
   @Test func snapshotsGoUnderXDGStateHome() {
     #expect(SnapshotStore(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]).directory == "/s/prefs/snapshots")
     #expect(

@@ -133,8 +133,9 @@ import Testing
     try machine.write("settings.yaml", Self.settings)
     let original = try machine.files()
 
+    // A dry run that would change something exits 1, as in every verb.
     let dryRun = try machine.prefs(["apply", "settings.yaml", "--dry-run"])
-    #expect(dryRun.status == 0, "\(dryRun.stderr)")
+    #expect(dryRun.status == 1, "\(dryRun.stderr)")
     #expect(dryRun.stdout == Self.plan)
     #expect(dryRun.stderr == "")
     let check = try machine.prefs(["apply", "settings.yaml", "--check"])
@@ -327,6 +328,26 @@ import Testing
     #expect(try names.map(machine.export) == expected)
   }
 
+  /// One domain that is no dictionary at the end is reported; the others' changes are
+  /// still written.
+  @Test func captureWritesWhatItHasWhenOneDomainCannotBeRead() throws {
+    let machine = try Machine()
+    try machine.write("settings.yaml", "com.example.a:\n  k: 1\ncom.example.b:\n  k: 1\n")
+    #expect(try machine.prefs(["apply", "settings.yaml"]).status == 0)
+    let id = try #require(TestSupport.files(in: machine.snapshots).first?.deletingPathExtension().lastPathComponent)
+    #expect(try machine.prefs(["write", "com.example.a", "k", "-int", "2"]).status == 0)
+    try Data("<plist><array/></plist>".utf8).write(to: machine.domainFile("com.example.b"))
+    let captured = try machine.prefs(["capture", "--since", id, "-o", "captured.yaml"])
+    #expect(captured.status == 65)
+    #expect(
+      captured.stderr
+        == "prefs: captured changes in 1 domain\nprefs: error: \(machine.domainFile("com.example.b").path): "
+        + "the domain holds an array, not a dictionary\n"
+    )
+    let text = try String(contentsOf: machine.url.appendingPathComponent("captured.yaml"), encoding: .utf8)
+    #expect(text == "com.example.a:\n  k: 2\n")
+  }
+
   @Test func aSettingsFileCanComeFromStandardInputInAnyFormat() throws {
     let machine = try Machine()
     let json = #"{"com.example.app": {"list": {"$replace": [1]}, "when": {"$date": "2023-11-14T22:13:20Z"}}}"#
@@ -337,6 +358,37 @@ import Testing
     // A plist spells the directives as words too.
     #expect(plist.stdout.contains("<key>$replace</key>"))
     #expect(try machine.prefs(["apply", "-", "--check"], input: plist.stdout).status == 0)
+  }
+
+  /// A file named by a relative path is beside the settings file, wherever apply runs,
+  /// and the plan calls it a new file.
+  @Test func relativePathsStartFromTheSettingsFilesFolder() throws {
+    let machine = try Machine()
+    try FileManager.default.createDirectory(
+      at: machine.url.appendingPathComponent("conf"), withIntermediateDirectories: true)
+    try machine.write("conf/settings.yaml", "local.yaml:\n  a: 1\n")
+    let plan = try machine.prefs(["apply", "conf/settings.yaml", "--dry-run"])
+    #expect(plan.stdout == "local.yaml:\n  + (new file)\n  + a: 1\n", "\(plan.stderr)")
+    #expect(plan.status == 1)
+    #expect(try machine.prefs(["apply", "conf/settings.yaml"]).status == 0)
+    #expect(FileManager.default.fileExists(atPath: machine.url.appendingPathComponent("conf/local.yaml").path))
+    #expect(!FileManager.default.fileExists(atPath: machine.url.appendingPathComponent("local.yaml").path))
+  }
+
+  /// A new domain named like an existing one, and a `$` key named like a directive,
+  /// are warned of: both would otherwise pass without a word.
+  @Test func typosInASettingsFileAreWarnedOf() throws {
+    let machine = try Machine()
+    #expect(try machine.prefs(["write", "com.example.app", "k", "v"]).status == 0)
+    try machine.write("typo.json", #"{"com.exmaple.app": {"a": 1}, "com.example.app": {"k": {"$delte": true}}}"#)
+    let result = try machine.prefs(["apply", "typo.json", "--dry-run"])
+    #expect(
+      result.stderr.contains("prefs: warning: com.exmaple.app is a new domain; did you mean 'com.example.app'?\n"),
+      "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "prefs: warning: com.example.app: '$delte' at k.$delte is set as a key; did you mean '$delete'?\n"),
+      "\(result.stderr)")
   }
 
   @Test func usageErrors() throws {

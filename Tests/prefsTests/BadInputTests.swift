@@ -210,6 +210,18 @@ import Testing
     #expect(result.stdout == #"{"a":1}"# + "\n")
   }
 
+  /// A stream whose first bytes no reader takes is refused there, not read to the
+  /// input limit first (a gigabyte of memory for /dev/zero).
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/zero"), "/dev/zero is absent"))
+  func aStreamOfNULsIsRefusedAtItsFirstBytes() throws {
+    let result = try TestSupport.prefs(["convert", "/dev/zero"])
+    #expect(result.status == 65)
+    #expect(result.stderr == "prefs: error: /dev/zero:1:1: control characters are not allowed (0x0)\n")
+    let text = try TestSupport.prefs(["convert", "/dev/stdin"], input: Data("a: 1\n".utf8) + Data(count: 100_000))
+    #expect(text.status == 65)
+    #expect(text.stderr == "prefs: error: /dev/stdin:2:1: control characters are not allowed (0x0)\n")
+  }
+
   @Test(
     .enabled(
       if: geteuid() != 0 || TestSupport.executable(named: "setpriv") != nil,

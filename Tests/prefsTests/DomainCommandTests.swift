@@ -53,6 +53,57 @@ import Testing
     #expect((attributes[.posixPermissions] as? Int) == 0o600)
   }
 
+  /// Inside -dict and -array a type word types each value it comes before, however
+  /// often it is given, as defaults takes it.
+  @Test func typeWordsRepeatInsideDictAndArray() throws {
+    let store = try Store()
+    let dict = try store.prefs(["write", "d", "window", "-dict", "height", "-int", "600", "width", "-int", "800"])
+    #expect(dict.status == 0, "\(dict.stderr)")
+    let array = try store.prefs(["write", "d", "list", "-array", "-int", "1", "-int", "2", "-string", "3"])
+    #expect(array.status == 0, "\(array.stderr)")
+    #expect(
+      try store.prefs(["export", "d", "--format", "json", "--compact"]).stdout
+        == #"{"list":[1,2,"3"],"window":{"height":600,"width":800}}"# + "\n")
+    // One value still takes one type.
+    #expect(try store.prefs(["write", "d", "k", "-int", "1", "-int", "2"]).status == 64)
+  }
+
+  /// `export D FILE` (the habit of defaults export D PATH) never writes or prints a
+  /// settings file of two domains: with the file there or not, it stops with the -o hint.
+  @Test func exportToAPositionalFileStopsWithTheOutputHint() throws {
+    let store = try Store()
+    #expect(try store.prefs(["write", "com.example.app", "k", "v"]).status == 0)
+    let file = store.url.appendingPathComponent("existing.yaml").path
+    try Data("old: 1\n".utf8).write(to: URL(fileURLWithPath: file))
+    let result = try store.prefs(["export", "com.example.app", file])
+    #expect(result.status == 64)
+    #expect(result.stdout == "")
+    #expect(result.stderr.hasPrefix("prefs: error: '\(file)' names a file, which export does not write without -o\n"))
+    #expect(result.stderr.contains("hint: to write the export to it: prefs export com.example.app -o \(file)\n"))
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "old: 1\n")
+  }
+
+  /// Small slips get the hint a person needs: a key's did-you-mean on `read`, the
+  /// order of `import DOMAIN FILE`, `diff - -`, a YAML 1.1 reading asked for.
+  @Test func smallSlipsGetTheirHints() throws {
+    let store = try Store()
+    #expect(try store.prefs(["write", "com.example.app", "username", "ada"]).status == 0)
+    let read = try store.prefs(["read", "com.example.app", "usrname"])
+    #expect(read.status == 66)
+    #expect(read.stderr.contains("hint: did you mean 'username'?\n"), "\(read.stderr)")
+    let file = store.url.appendingPathComponent("in.yaml").path
+    try Data("a: yes\n".utf8).write(to: URL(fileURLWithPath: file))
+    let swapped = try store.prefs(["import", file, "com.example.app"])
+    #expect(swapped.status == 64)
+    #expect(swapped.stderr.contains("hint: prefs import com.example.app \(file)\n"), "\(swapped.stderr)")
+    let twice = try store.prefs(["diff", "-", "-"], input: "a: 1\n")
+    #expect(twice.status == 64)
+    #expect(twice.stderr.hasPrefix("prefs: error: standard input can be read once"), "\(twice.stderr)")
+    let yaml11 = try store.prefs(["lint", file, "--yaml-version", "1.1"])
+    #expect(!(yaml11.stdout + yaml11.stderr).contains("YAML 1.2"), "\(yaml11.stdout)\(yaml11.stderr)")
+    #expect(try store.prefs(["lint", file]).stdout.contains("'yes' is a string in YAML 1.2"))
+  }
+
   @Test func missingDomainsAndKeysExit66() throws {
     let store = try Store()
     let domain = try store.prefs(["read", "com.example.none"])
@@ -61,7 +112,7 @@ import Testing
     #expect(try store.prefs(["write", "com.example.app", "a", "1"]).status == 0)
     let key = try store.prefs(["read", "com.example.app", "b"])
     #expect(key.status == 66)
-    #expect(key.stderr == "prefs: error: com.example.app: no key 'b' in the domain\n")
+    #expect(key.stderr == "prefs: error: com.example.app: no key 'b' in the domain\nhint: did you mean 'a'?\n")
     #expect(try store.prefs(["delete", "com.example.app", "b"]).status == 66)
     #expect(try store.prefs(["export", "com.example.none"]).status == 66)
   }
@@ -75,10 +126,10 @@ import Testing
       try store.prefs(["export", "-", "--format", "json", "--compact"], input: json).stdout
         == #"{"ok":true,"port":8080}"# + "\n")
     #expect(try store.prefs(["textconv", "-"], input: json).stdout == "ok: true\nport: 8080\n")
-    // set and remove on - are filters: standard input, changed, to standard output in its format.
+    // set and remove on - are filters: standard input, patched as a file is, to standard output.
     #expect(
       try store.prefs(["set", "-", "port", "1", "-t", "integer"], input: json).stdout
-        == "{\n  \"port\": 1,\n  \"ok\": true\n}\n")
+        == #"{"port": 1, "ok": true}"#)
     #expect(try store.prefs(["remove", "-", "ok"], input: "port: 1\nok: true\n").stdout == "port: 1\n")
     // Commands that change a domain in place refuse it, and nothing lands in the store.
     for command in [["write", "-", "a", "1"], ["delete", "-"], ["rename", "-", "a", "b"], ["import", "-"]] {

@@ -83,6 +83,13 @@ import Testing
   }
 
   /// Runs the EXAMPLES of the manual, in order, in a scratch home with its own store.
+  /// git is set up one way, by `prefs git-setup`: the samples carry no attributes file
+  /// that teaches another.
+  @Test func theSamplesTeachNoSecondGitSetup() throws {
+    let samples = TestSupport.packageRoot.appendingPathComponent("Samples")
+    #expect(!FileManager.default.fileExists(atPath: samples.appendingPathComponent(".gitattributes").path))
+  }
+
   @Test func theManualExamplesWork() throws {
     let examples = try #require(
       Self.manual.components(separatedBy: ".Sh EXAMPLES\n").last?.components(separatedBy: ".Sh ").first,

@@ -36,6 +36,67 @@ import Testing
     #expect(try fixture.global() == #"{"AppleLocale":"en_US"}"# + "\n")
   }
 
+  /// A key path that would nest past the readers' limit is refused at once, leaving
+  /// the file as it was; one at the limit makes a file that reads back.
+  @Test func setRefusesAKeyPathDeeperThanTheNestingLimit() throws {
+    let folder = try TestFolder()
+    let file = try folder.write("x.yaml", "a: 1\n")
+    let deep = try TestSupport.prefs([
+      "set", file, Array(repeating: "k", count: 20_000).joined(separator: "."), "v", "-p",
+    ])
+    #expect(deep.status == 65)
+    #expect(
+      deep.stderr == "prefs: error: \(file): nesting deeper than 512 levels (the key path has 20000 parts)\n")
+    #expect(try folder.read("x.yaml") == "a: 1\n")
+    let most = try TestSupport.prefs(["set", file, Array(repeating: "k", count: 512).joined(separator: "."), "v", "-p"])
+    #expect(most.status == 0, "\(most.stderr)")
+    #expect(try TestSupport.prefs(["get", file, "a"]).stdout == "1\n")
+  }
+
+  /// `get … -o FILE` writes the file, in the format its extension names.
+  @Test func getWithAnOutputFileWritesIt() throws {
+    let folder = try TestFolder()
+    let file = try folder.write("x.yaml", "window: {width: 800}\n")
+    let result = try TestSupport.prefs(["get", file, "window", "-o", folder.path("out.json")])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "")
+    #expect(try folder.read("out.json") == "{\n  \"width\": 800\n}\n")
+  }
+
+  /// Standard input is patched as a file is: comments and layout stay.
+  @Test func setOnStandardInputPatchesTheText() throws {
+    let text = "# window\nwidth:   800  # px\nheight: 600\n"
+    let result = try TestSupport.prefs(["set", "-", "width", "1024"], input: Data(text.utf8))
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "# window\nwidth:   1024  # px\nheight: 600\n")
+  }
+
+  /// A missing file is an error naming --create, which makes it in its extension's format.
+  @Test func setCreatesAMissingFileOnlyWhenToldTo() throws {
+    let folder = try TestFolder()
+    let missing = try TestSupport.prefs(["set", folder.path("new.yaml"), "a", "1", "-p"])
+    #expect(missing.status == 66)
+    #expect(missing.stderr.contains("hint: --create makes the file\n"), "\(missing.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.path("new.yaml")))
+    let created = try TestSupport.prefs(["set", folder.path("new.yaml"), "a.b", "1", "-p", "--create"])
+    #expect(created.status == 0, "\(created.stderr)")
+    #expect(try folder.read("new.yaml") == "a:\n  b: \"1\"\n")
+  }
+
+  /// `set` takes the type words of defaults, which its own hints suggest.
+  @Test func setTakesTheTypeWordsOfDefaults() throws {
+    let folder = try TestFolder()
+    let file = try folder.write("x.yaml", "n: 1\nmode: narrow\n")
+    let refused = try TestSupport.prefs(["set", file, "n", "wide"])
+    #expect(refused.status == 65)
+    #expect(refused.stderr.contains("-string wide"), "\(refused.stderr)")
+    #expect(try TestSupport.prefs(["set", file, "n", "-string", "wide"]).status == 0)
+    #expect(try TestSupport.prefs(["set", file, "mode", "-int", "3"]).status == 0)
+    #expect(try TestSupport.prefs(["set", file, "blob", "-data", "0a1b"]).status == 0)
+    #expect(try folder.read("x.yaml") == "n: wide\nmode: 3\nblob: !!binary Chs=\n")
+    #expect(try TestSupport.prefs(["set", file, "n", "-int", "3", "--type", "string"]).status == 64)
+  }
+
   @Test func aNewKeyWithDotsIsNeverNestedBesideDottedKeys() throws {
     let fixture = try Fixture()
     let before = try fixture.global()

@@ -300,6 +300,40 @@ import Testing
     #expect(try repo.folder.read("attributes").contains("*.plist diff=prefs merge=prefs\n"))
   }
 
+  /// The attributes file is edited as bytes: a line in Latin-1 survives, added and
+  /// removed, and a file that is not text is never taken for an empty one.
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func gitSetupKeepsEveryLineOfAnAttributesFileThatIsNotUTF8() throws {
+    let repo = try Repository(git: try #require(Self.git))
+    let latin1 = Data("caf".utf8) + Data([0xE9]) + Data(".txt text\n".utf8)
+    try latin1.write(to: URL(fileURLWithPath: repo.path(".gitattributes")))
+    #expect(try repo.prefs(["git-setup"]).status == 0)
+    let added = try Data(contentsOf: URL(fileURLWithPath: repo.path(".gitattributes")))
+    #expect(added == latin1 + Data("*.plist diff=prefs merge=prefs\n*.pbxproj diff=prefs merge=prefs\n".utf8))
+    #expect(try repo.prefs(["git-setup", "--remove"]).status == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: repo.path(".gitattributes"))) == latin1)
+  }
+
+  /// git follows no `.gitattributes` symlink in a work tree, and neither does git-setup:
+  /// it refuses, changing neither the link's target nor git's config.
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func gitSetupRefusesASymlinkedAttributesFile() throws {
+    let repo = try Repository(git: try #require(Self.git))
+    let outside = repo.folder.path("elsewhere")
+    try Data("x\n".utf8).write(to: URL(fileURLWithPath: outside))
+    try FileManager.default.createSymbolicLink(atPath: repo.path(".gitattributes"), withDestinationPath: outside)
+    let config = try String(contentsOfFile: repo.path(".git/config"), encoding: .utf8)
+    let result = try repo.prefs(["git-setup"])
+    #expect(result.status == 73, "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("prefs: error: \(repo.path(".gitattributes")): is a symbolic link"))
+    #expect(try String(contentsOfFile: outside, encoding: .utf8) == "x\n")
+    #expect(try String(contentsOfFile: repo.path(".git/config"), encoding: .utf8) == config)
+    // A folder in its place cannot be read: refused, not replaced.
+    try FileManager.default.removeItem(atPath: repo.path(".gitattributes"))
+    try FileManager.default.createDirectory(atPath: repo.path(".gitattributes"), withIntermediateDirectories: false)
+    #expect(try repo.prefs(["git-setup"]).status == 66)
+  }
+
   // MARK: Xcode projects
 
   @Test(.enabled(if: TestSupport.corpus("xcode") != nil, "the corpus at ../shared/corpus is absent"))

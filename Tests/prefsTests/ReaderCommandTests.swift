@@ -18,6 +18,59 @@ import Testing
 
     """
 
+  /// A byte order mark alone is an empty dictionary for every command, `convert` and
+  /// `set` alike.
+  @Test func aByteOrderMarkAloneIsEmptyEverywhere() throws {
+    let folder = try TestFolder()
+    try Data([0xEF, 0xBB, 0xBF]).write(to: folder.url.appendingPathComponent("bom.plist"))
+    #expect(
+      try TestSupport.prefs(["convert", "bom.plist", "--to", "json", "--compact"], in: folder.url).stdout == "{}\n")
+    let set = try TestSupport.prefs(["set", "bom.plist", "a", "1", "--type", "integer"], in: folder.url)
+    #expect(set.status == 0, "\(set.stderr)")
+    #expect(try TestSupport.prefs(["get", "bom.plist", "a"], in: folder.url).stdout == "1\n")
+  }
+
+  /// A real too small for a Double is out of range, as one too large is: never a
+  /// silent 0.0, in any reader; the smallest subnormals still read.
+  @Test(arguments: [
+    ("r.yaml", "a: 1e-400\n"), ("r.json", #"{"a": 1e-400}"#),
+    ("r.plist", "<plist><dict><key>a</key><real>1e-400</real></dict></plist>"),
+  ])
+  func aRealThatUnderflowsIsOutOfRange(name: String, text: String) throws {
+    let folder = try TestFolder()
+    try folder.write(name, text)
+    let result = try TestSupport.prefs(["convert", name], in: folder.url)
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("out of range"), "\(result.stderr)")
+    try folder.write("tiny.json", #"{"a": 5e-324, "b": 0e-400}"#)
+    #expect(
+      try TestSupport.prefs(["convert", "tiny.json", "--to", "json", "--compact"], in: folder.url).stdout
+        == #"{"a":5.0e-324,"b":0.0}"# + "\n")
+  }
+
+  /// A scalar's tag on a collection names the tag and the place, as !!map on a
+  /// sequence does; `+1` is no array index; a domain name that is not UTF-8 is listed
+  /// by its bytes and can be named back.
+  @Test func readersAndKeyPathsSayWhatIsWrong() throws {
+    let folder = try TestFolder()
+    try folder.write("t.yaml", "a: !!str {b: 1}\n")
+    let tag = try TestSupport.prefs(["convert", "t.yaml"], in: folder.url)
+    #expect(tag.stderr == "prefs: error: t.yaml:1:4: !!str tag on a mapping\n")
+    try folder.write("l.yaml", "l: [a, b, c]\n")
+    let plus = try TestSupport.prefs(["get", "l.yaml", "l.+1"], in: folder.url)
+    #expect(plus.status == 66)
+    #expect(plus.stderr.hasPrefix("prefs: error: l.yaml: '+1' is not an index of l"), "\(plus.stderr)")
+    let store = folder.url.appendingPathComponent("store")
+    #expect(try TestSupport.prefs(["write", "com.bad\u{FF}name", "k", "v"], store: store).status == 0)
+    try FileManager.default.moveItem(
+      atPath: store.appendingPathComponent("com.bad\u{FF}name.plist").path,
+      toPath: store.appendingPathComponent("placeholder").path)
+    // The file named by the byte 0xFF alone, which no String spells.
+    let raw = Array("\(store.path)/com.bad".utf8) + [0xFF] + Array("name.plist".utf8) + [0]
+    #expect(rename(store.appendingPathComponent("placeholder").path, raw.map { CChar(bitPattern: $0) }) == 0)
+    #expect(try TestSupport.prefs(["domains"], store: store).stdout == "com.bad\\xFFname\n")
+  }
+
   @Test(arguments: [
     ["convert", "r.plist", "--to", "json", "--compact"], ["diff", "r.plist", "r.plist"], ["lint", "r.plist"],
     ["textconv", "r.plist"], ["get", "r.plist", "Processor"],

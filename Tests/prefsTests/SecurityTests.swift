@@ -71,6 +71,176 @@ import Testing
     #expect(try TestSupport.prefs(["read", "com.example.app", "b"], store: store).stdout == "2\n")
   }
 
+  static let sharedMemoryIsWritable = access("/dev/shm", W_OK) == 0
+
+  /// A regular file is replaced whatever its path says: `/dev/shm` holds ordinary
+  /// files, which are never appended to, and a store can be made there.
+  @Test(.enabled(if: sharedMemoryIsWritable, "/dev/shm is not writable"))
+  func regularFilesUnderDevAreReplacedNotAppendedTo() throws {
+    var template = Array("/dev/shm/prefs-test-XXXXXX".utf8CString)
+    let folder = try #require(
+      template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let file = folder + "/x.yaml"
+    try Data("a: 1\n".utf8).write(to: URL(fileURLWithPath: file))
+    #expect(try TestSupport.prefs(["set", file, "a", "2"]).status == 0)
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "a: 2\n")
+    for _ in 0..<2 {
+      #expect(try TestSupport.prefs(["convert", file, "-o", folder + "/y.json"]).status == 0)
+      #expect(try TestSupport.prefs(["export", file, "-o", folder + "/z.yaml"]).status == 0)
+    }
+    #expect(try String(contentsOfFile: folder + "/y.json", encoding: .utf8) == "{\n  \"a\": 2\n}\n")
+    #expect(try String(contentsOfFile: folder + "/z.yaml", encoding: .utf8).components(separatedBy: "a: 2").count == 2)
+    let store = URL(fileURLWithPath: folder + "/store")
+    #expect(try TestSupport.prefs(["write", "com.example.app", "k", "-int", "1"], store: store).status == 0)
+    #expect(try TestSupport.prefs(["read", "com.example.app", "k"], store: store).stdout == "1\n")
+  }
+
+  /// A pipe named by a path (`-o /dev/stdout`) is written in place.
+  @Test func aPipeNamedByAPathIsWrittenInPlace() throws {
+    let folder = try TestFolder()
+    try folder.write("x.yaml", "a: 1\n")
+    let result = try TestSupport.prefs(["convert", folder.path("x.yaml"), "--to", "json", "-o", "/dev/stdout"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "{\n  \"a\": 1\n}\n")
+  }
+
+  /// Runs `prefs arguments` in `folder` under `umask`.
+  static func prefs(_ arguments: [String], umask mask: String, in folder: URL, store: URL? = nil) throws
+    -> TestSupport.ProcessResult
+  {
+    var environment = ProcessInfo.processInfo.environment
+    environment["PREFS_DEFAULTS_DIR"] = store?.path
+    environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path
+    return try TestSupport.run(
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "cd \"$0\" && umask \(mask) && exec \"$@\"", folder.path, TestSupport.prefsBinary.path] + arguments,
+      environment: environment)
+  }
+
+  static func mode(_ path: String) -> mode_t {
+    var info = stat()
+    return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+  }
+
+  /// New files honour the umask, and a file made from a private one stays private.
+  @Test func newFilesHonourTheUmaskAndKeepAPrivateSourcesMode() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    try folder.write("open.yaml", "a: 1\n")
+    #expect(try Self.prefs(["convert", "open.yaml", "-o", "new.json"], umask: "077", in: folder.url).status == 0)
+    #expect(Self.mode(folder.path("new.json")) == 0o600)
+    #expect(try Self.prefs(["convert", "open.yaml", "-o", "shared.json"], umask: "022", in: folder.url).status == 0)
+    #expect(Self.mode(folder.path("shared.json")) == 0o644)
+    // A private source: the merge's output and its conflict list stay private.
+    try folder.write("base.yaml", "a: 1\n")
+    try folder.write("current.yaml", "a: 2\n")
+    try folder.write("other.yaml", "a: 3\n")
+    chmod(folder.path("current.yaml"), 0o600)
+    let merge = try Self.prefs(
+      ["merge", "current.yaml", "base.yaml", "other.yaml", "-o", "merged.yaml", "--conflicts", "conflicts.yaml"],
+      umask: "022", in: folder.url)
+    #expect(merge.status == 1, "\(merge.stderr)")
+    #expect(Self.mode(folder.path("merged.yaml")) == 0o600)
+    #expect(Self.mode(folder.path("conflicts.yaml")) == 0o600)
+    // Domains of the store are 0600: a settings file of them and a capture stay 0600.
+    try folder.write("settings.yaml", "com.example.app:\n  k: 1\ncom.example.other:\n  k: 1\n")
+    #expect(try Self.prefs(["apply", "settings.yaml"], umask: "022", in: folder.url, store: store).status == 0)
+    let export = try Self.prefs(
+      ["export", "com.example.app", "com.example.other", "-o", "both.yaml"], umask: "022", in: folder.url,
+      store: store)
+    #expect(export.status == 0, "\(export.stderr)")
+    #expect(Self.mode(folder.path("both.yaml")) == 0o600)
+    try folder.write("more.yaml", "com.example.app:\n  k: 2\n")
+    #expect(try Self.prefs(["apply", "more.yaml"], umask: "022", in: folder.url, store: store).status == 0)
+    let snapshot = try Self.prefs(["snapshots"], umask: "022", in: folder.url, store: store).stdout
+    let id = String(snapshot.split(separator: "\n").last?.prefix { $0 != " " } ?? "")
+    let capture = try Self.prefs(
+      ["capture", "--since", id, "-o", "captured.yaml"], umask: "022", in: folder.url, store: store)
+    #expect(capture.status == 0, "\(capture.stderr)")
+    #expect(Self.mode(folder.path("captured.yaml")) == 0o600)
+  }
+
+  /// Bytes from a file never reach the terminal as control characters: an XML
+  /// `encoding=` name (in the message and in the iconv command it suggests), keys in
+  /// error messages and hints, keys in diff lines.
+  @Test func controlCharactersFromFilesAreEscapedForTheTerminal() throws {
+    let folder = try TestFolder()
+    let xml = try folder.write(
+      "e.plist", "<?xml version=\"1.0\" encoding=\"x\u{1B}]0;title\u{07}\"?>\n<plist><dict/></plist>\n")
+    let encoding = try TestSupport.prefs(["convert", xml])
+    #expect(encoding.status == 65)
+    #expect(!encoding.stderr.contains("\u{1B}") && !encoding.stderr.contains("\u{07}"), "\(encoding.stderr)")
+    #expect(encoding.stderr.contains("encoding 'x\\x1B]0;title\\x07'"), "\(encoding.stderr)")
+    #expect(encoding.stderr.contains("(iconv -f x\\x1B]0;title\\x07 -t UTF-8)"), "\(encoding.stderr)")
+    let keyed = try folder.write("k.json", #"{"a\u001b[2Jb\nfake": 1}"#)
+    let empty = try folder.write("empty.json", "{}")
+    let diff = try TestSupport.prefs(["diff", keyed, empty])
+    #expect(diff.status == 1)
+    #expect(diff.stdout == "- a\\x1B[2Jb\\x0Afake: 1\n")
+    let missing = try TestSupport.prefs(["get", keyed, "a\u{1B}[2Jc\nfake"])
+    #expect(missing.status == 66)
+    #expect(!missing.stderr.contains("\u{1B}"), "\(missing.stderr)")
+    #expect(missing.stderr.split(separator: "\n").count == 2, "an error and a did-you-mean: \(missing.stderr)")
+  }
+
+  /// `--force` keeps a copy of an unreadable domain as `.bak`: a symlink planted at that
+  /// name is replaced, never written through.
+  @Test func theBackupOfForceReplacesASymlinkPlantedAtItsName() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    #expect(try TestSupport.prefs(["write", "com.example.app", "k", "v"], store: store).status == 0)
+    let domain = store.appendingPathComponent("com.example.app.plist").path
+    try Data("not a plist <".utf8).write(to: URL(fileURLWithPath: domain))
+    let victim = try folder.write("victim", "mine\n")
+    try FileManager.default.createSymbolicLink(atPath: domain + ".bak", withDestinationPath: victim)
+    let result = try TestSupport.prefs(["write", "com.example.app", "k", "w", "--force"], store: store)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try folder.read("victim") == "mine\n")
+    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: domain + ".bak")) == nil)
+    #expect(try String(contentsOfFile: domain + ".bak", encoding: .utf8) == "not a plist <")
+  }
+
+  /// A read-only domain file is not replaced without a word: refused, or with
+  /// `--force` replaced keeping its mode.
+  @Test func aReadOnlyFileIsRefusedUnlessForced() throws {
+    let folder = try TestFolder()
+    let file = try folder.write("ro.yaml", "a: 1\n")
+    chmod(file, 0o444)
+    let refused = try TestSupport.prefs(["set", file, "a", "2"])
+    #expect(refused.status == 73)
+    #expect(refused.stderr.hasPrefix("prefs: error: \(file): is read-only (mode 0444); it was not replaced\nhint: "))
+    #expect(try folder.read("ro.yaml") == "a: 1\n")
+    #expect(try TestSupport.prefs(["set", file, "a", "2", "--force"]).status == 0)
+    #expect(try folder.read("ro.yaml") == "a: 2\n")
+    #expect(Self.mode(file) == 0o444)
+  }
+
+  /// A file of another user in one's own folder could be replaced (the folder allows
+  /// it) but not kept that user's: refused, as the manual promises owner and group.
+  @Test(
+    .enabled(
+      if: geteuid() == 0 && TestSupport.executable(named: "setpriv") != nil, "needs root and setpriv to act as nobody"))
+  func aFileWhoseOwnerCannotBeKeptIsRefused() throws {
+    let folder = try TestFolder()
+    chmod(folder.url.path, 0o755)
+    let home = folder.url.appendingPathComponent("home")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false)
+    #expect(chown(home.path, 65534, 65534) == 0)
+    let file = home.appendingPathComponent("root.yaml").path
+    try Data("a: 1\n".utf8).write(to: URL(fileURLWithPath: file))
+    chmod(file, 0o644)
+    let setpriv = try #require(TestSupport.executable(named: "setpriv"))
+    let result = try TestSupport.run(
+      setpriv,
+      ["--reuid=65534", "--regid=65534", "--clear-groups", TestSupport.prefsBinary.path, "set", file, "a", "2"])
+    #expect(result.status == 73, "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("prefs: error: \(file): belongs to user 0 and group 0"), "\(result.stderr)")
+    var info = stat()
+    #expect(stat(file, &info) == 0 && info.st_uid == 0)
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "a: 1\n")
+  }
+
   /// Tags outside the contract: each an error naming its position, never an object.
   @Test(arguments: [
     "!!python/object:os.system [echo]", "!!python/name:os.system",

@@ -138,6 +138,8 @@ import Testing
     let recipe = try #require(TestSupport.corpus("autopkg/pairs")).appendingPathComponent(
       "MLBZ521__Matlab.pkg.recipe.yaml")
     try FileManager.default.copyItem(at: recipe, to: folder.url.appendingPathComponent("recipe.yaml"))
+    // The corpus is read-only, and so is a copy of it: a read-only file is not set.
+    chmod(folder.path("recipe.yaml"), 0o644)
     #expect(try run(["add", "recipe.yaml"]).status == 0)
     #expect(try run(["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "recipe"]).status == 0)
     #expect(try TestSupport.prefs(["set", folder.path("recipe.yaml"), "Input.NAME", "MATLAB"]).status == 0)

@@ -481,12 +481,51 @@ final class GitRepository {
     #expect(try TestSupport.prefs(["read", "com.example.app", "a"], store: store).stdout == "1\n")
     // The edit is kept where the message says.
     let kept = result.stderr.split(separator: "your edit is kept in ").dropFirst().first?.split(separator: "\n").first
-    defer { if let kept { try? FileManager.default.removeItem(atPath: String(kept)) } }
-    let folder = try #require(kept.map(String.init))
-    #expect(!folder.contains("//"), "\(folder)")
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder)
-    #expect(files.count == 1)
-    #expect(try String(contentsOfFile: "\(folder)/\(files[0])", encoding: .utf8) == "a: 2\n")
+    defer {
+      if let kept {
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: String(kept)).deletingLastPathComponent())
+      }
+    }
+    let file = try #require(kept.map(String.init))
+    #expect(!file.contains("//"), "\(file)")
+    #expect(file.hasSuffix("/com.example.app.yaml"))
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "a: 2\n")
+  }
+
+  /// A file under ~/Library/Preferences is cfprefsd's on macOS: edit names the domain instead.
+  @Test func editingAPreferencesFileByPathWarns() throws {
+    let home = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let folder = home.appendingPathComponent("Library/Preferences")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("com.example.app.plist").path
+    try Data("<plist><dict/></plist>".utf8).write(to: URL(fileURLWithPath: file))
+    let result = try TestSupport.prefs(
+      ["edit", file], store: home, environment: ["EDITOR": "true", "VISUAL": "", "HOME": home.path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("prefs: warning: \(file) is in ~/Library/Preferences"), "\(result.stderr)")
+    #expect(result.stderr.contains("(prefs edit com.example.app)"))
+  }
+
+  /// An editor that saves the same invalid text every time is not asked forever: the
+  /// second time it comes back unchanged, the edit stops, kept in the file it names.
+  @Test func theSameInvalidEditSavedAgainStopsAndIsKept() throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    _ = try TestSupport.prefs(["write", "com.example.app", "a", "-int", "1"], store: store)
+    let before = try Data(contentsOf: store.appendingPathComponent("com.example.app.plist"))
+    let rounds = store.appendingPathComponent("rounds").path
+    let result = try edit(
+      "com.example.app", store: store, script: "echo x >> '\(rounds)'; [ $N -lt 9 ] || exit 3; echo 'a: [' > \"$1\"")
+    #expect(result.status == 65, "\(result.stderr)")
+    #expect(try String(contentsOfFile: rounds, encoding: .utf8) == "x\nx\n")
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 2, "\(result.stderr)")
+    #expect(lines.first?.hasPrefix("prefs: edit aborted: 2:1: ") == true, "\(result.stderr)")
+    let kept = try #require(lines.last?.split(separator: "hint: your edit is kept in ").first.map(String.init))
+    defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: kept).deletingLastPathComponent()) }
+    #expect(try String(contentsOfFile: kept, encoding: .utf8) == "a: [\n")
+    #expect(try Data(contentsOf: store.appendingPathComponent("com.example.app.plist")) == before)
   }
 }
 

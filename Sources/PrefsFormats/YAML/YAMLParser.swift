@@ -462,7 +462,10 @@ struct YAMLParser {
     guard s.style == YAML_PLAIN_SCALAR_STYLE else {
       return (.string(String(decoding: bytes, as: UTF8.self)), false)
     }
-    if options.warnsOfYAMLAmbiguities, let ambiguity = YAMLAmbiguity(plain: bytes, at: at.position) {
+    // A file read as YAML 1.1 on purpose means the 1.1 reading: nothing to warn of.
+    if options.warnsOfYAMLAmbiguities, options.yamlVersion == .v1_2,
+      let ambiguity = YAMLAmbiguity(plain: bytes, at: at.position)
+    {
       warnings.add(ambiguity.message, position: ambiguity.position)
     }
     switch YAMLResolver.resolve(bytes, version: options.yamlVersion) {
@@ -564,7 +567,12 @@ struct YAMLParser {
     case Self.yamlTagPrefix + "map", Self.yamlTagPrefix + "seq":
       throw at.error("\(Self.shortTag(tag)) tag on a \(isMapping ? "mapping" : "sequence")")
     default:
-      throw at.error("unknown tag \(Self.shortTag(tag))")
+      // A scalar's tag on a collection is a known tag in the wrong place.
+      let known = Tag.table.contains { $0.0.description == tag }
+      throw at.error(
+        known
+          ? "\(Self.shortTag(tag)) tag on a \(isMapping ? "mapping" : "sequence")"
+          : "unknown tag \(Self.shortTag(tag))")
     }
   }
 

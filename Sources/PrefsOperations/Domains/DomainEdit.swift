@@ -56,7 +56,8 @@ public struct DomainEdit: Sendable {
       if text == ownText { return .unchanged }
       let file = try LockedFile(domain.location)
       return try withExtendedLifetime(file) {
-        try file.replace(expecting: ownText, with: text, newFileMode: 0o644) ? .written : .changedMeanwhile
+        try file.replace(expecting: ownText, with: text, newFileMode: 0o644, force: force)
+          ? .written : .changedMeanwhile
       }
     }
     if try Format.yaml.codec.encode(.dictionary(contents)) == initialText { return .unchanged }

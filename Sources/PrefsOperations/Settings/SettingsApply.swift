@@ -101,9 +101,10 @@ public enum SettingsApply {
 
   /// The domain a settings file's top-level key names: `-g`/`NSGlobalDomain`, a
   /// domain of `store`, or a file when the key holds a `/` or ends in a format's
-  /// extension (`~/` is the home folder, a relative path is from the current folder).
+  /// extension (`~/` is the home folder, a relative path starts from `folder`, the
+  /// settings file's, else from the current folder). A file's path is made absolute.
   public static func domain(
-    for target: String, in store: any DomainStore,
+    for target: String, in store: any DomainStore, relativeTo folder: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> any PreferenceDomain {
     if DomainName.isPath(target) {
@@ -111,6 +112,13 @@ public enum SettingsApply {
       if path.hasPrefix("~/") {
         let home = homeFolder(in: environment)
         path = home.appendingPathComponent(String(path.dropFirst(2)))
+      } else if !path.hasPrefix("/") {
+        var base = folder ?? ""
+        if !base.hasPrefix("/") {
+          let current = FileManager.default.currentDirectoryPath
+          base = base.isEmpty ? current : current.appendingPathComponent(base)
+        }
+        path = base.appendingPathComponent(path)
       }
       return FileDomain(path: path, name: target)
     }
@@ -139,7 +147,8 @@ public enum SettingsApply {
         }
         let domain: any PreferenceDomain
         do {
-          domain = try self.domain(for: entry.target, in: store, environment: environment)
+          domain = try self.domain(
+            for: entry.target, in: store, relativeTo: entry.folder, environment: environment)
         } catch let error as PrefsError {
           steps.append(
             ApplyStep(target: entry.target, domain: nil, settings: [settings], error: error.inFile(entry.source)))

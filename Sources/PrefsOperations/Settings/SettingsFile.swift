@@ -19,6 +19,9 @@ public struct SettingsFile: Sendable {
     public var settings: DomainSettings
     /// The file the entry was read from, for messages.
     public var source: String
+    /// The folder a relative path in ``target`` starts from: the settings file's
+    /// (nil: the current folder, as for standard input).
+    public var folder: String?
 
     /// An entry for `target`, read from (or written as) `source`.
     public init(target: String, settings: DomainSettings, source: String) {
@@ -90,7 +93,9 @@ public struct SettingsFile: Sendable {
             ),
             hints: ["a settings file maps each domain name or file path to the keys to set there"])
         }
-        entries.append(Entry(target: target, settings: settings, source: name))
+        var entry = Entry(target: target, settings: settings, source: name)
+        if let folder = path?.deletingLastPathComponent, !folder.isEmpty { entry.folder = folder }
+        entries.append(entry)
       }
       return SettingsFile(entries: entries)
     } catch let error as PrefsError {

@@ -17,11 +17,31 @@ public struct Snapshot: Sendable {
     /// What the domain held.
     public var saved: DomainSnapshot
 
-    /// The domain this entry was taken of, in `store` when one of its domains is at
-    /// that place, else the file there.
-    public func domain(in store: any DomainStore) -> any PreferenceDomain {
-      (try? store.domain(named: name)).flatMap { $0.location == path ? $0 : nil }
-        ?? FileDomain(path: path, name: name)
+    /// The domain this entry was taken of, checked against what the entry says: a
+    /// domain of `store` must be at ``path`` in it, and a file named by path must be
+    /// where its name points (``SettingsApply/domain(for:in:relativeTo:environment:)``
+    /// made that path), so that a snapshot file changed or planted in the folder cannot
+    /// send its bytes anywhere else.
+    public func domain(
+      in store: any DomainStore, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> any PreferenceDomain {
+      let mismatch = PrefsError(
+        .untrusted(problem: "the snapshot puts '\(name)' at \(path), which is not where that domain is"))
+      guard DomainName.isPath(name) else {
+        let domain = try store.domain(named: name)
+        guard domain.location == path else { throw mismatch }
+        return domain
+      }
+      let expected: Bool
+      if name.hasPrefix("/") {
+        expected = path == name
+      } else if name.hasPrefix("~/") {
+        expected = path == homeFolder(in: environment).appendingPathComponent(String(name.dropFirst(2)))
+      } else {
+        expected = path.hasPrefix("/") && path.hasSuffix("/" + name)
+      }
+      guard expected else { throw mismatch }
+      return FileDomain(path: path, name: name)
     }
   }
 
@@ -42,13 +62,24 @@ public struct Snapshot: Sendable {
 public struct SnapshotStore: Sendable {
   /// The folder holding the snapshots (created on the first save, mode 0700).
   public let directory: String
+  /// How many snapshots a save keeps, itself included: older ones are removed.
+  public let keep: Int
 
-  /// The snapshots in `directory`.
-  public init(directory: String) { self.directory = directory }
+  /// How many snapshots are kept when the environment does not say.
+  public static let defaultKeep = 50
 
-  /// The folder for this environment.
+  /// The snapshots in `directory`, of which a save keeps the last `keep`.
+  public init(directory: String, keep: Int = defaultKeep) {
+    self.directory = directory
+    self.keep = max(keep, 1)
+  }
+
+  /// The folder for this environment, keeping `$PREFS_SNAPSHOTS_KEEP` snapshots (a
+  /// positive number; else ``defaultKeep``).
   public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-    self.init(directory: XDGFolder.state.path(in: environment).appendingPathComponent("prefs/snapshots"))
+    self.init(
+      directory: XDGFolder.state.path(in: environment).appendingPathComponent("prefs/snapshots"),
+      keep: environment["PREFS_SNAPSHOTS_KEEP"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? Self.defaultKeep)
   }
 
   private static let undoneSuffix = ".undone.plist"
@@ -64,22 +95,58 @@ public struct SnapshotStore: Sendable {
     let id = "\(TextForms.compactTimestamp(now))-\(getpid())"
     let snapshot = Snapshot(id: id, created: now, sources: sources, domains: domains, undone: false)
     try makeFolders(directory, mode: 0o700, what: "the snapshot folder")
+    try checkFolder()
     // Snapshots hold settings: readable by their owner only.
     try AtomicFile.write(try Self.encode(snapshot), to: path(of: id, undone: false), newFileMode: 0o600)
+    prune()
     return snapshot
+  }
+
+  /// Removes all but the last ``keep`` snapshots, and the temporary files that a save
+  /// killed half-way left (`.<id>.plist.XXXXXX`, once a minute old, as a live save
+  /// writes its own within that).
+  private func prune() {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+    let snapshots = names.filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }.sorted()
+    for name in snapshots.dropLast(keep) {
+      _ = unlink(directory.appendingPathComponent(name))
+    }
+    let cutoff = Date().addingTimeInterval(-60)
+    for name in names where name.hasPrefix(".") && name.dropLast(7).hasSuffix(".plist") {
+      let file = directory.appendingPathComponent(name)
+      guard let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
+        modified < cutoff
+      else { continue }
+      _ = unlink(file)
+    }
   }
 
   /// Every snapshot, oldest first.
   public func list() throws -> [Snapshot] {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+    guard try checkFolder(), let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+      return []
+    }
     return try names.filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }.sorted().map { name in
       let file = directory.appendingPathComponent(name)
       do {
-        return try Self.decode(try InputFile.read(file), undone: name.hasSuffix(Self.undoneSuffix))
+        // A snapshot is the user's own file, which no one else may have changed.
+        try checkPrivate(file, type: S_IFREG, forbidden: 0o022)
+        let undone = name.hasSuffix(Self.undoneSuffix)
+        let snapshot = try Self.decode(try InputFile.read(file), undone: undone)
+        guard path(of: snapshot.id, undone: undone) == file else { throw PrefsError(.notASnapshot) }
+        return snapshot
       } catch let error as PrefsError {
         throw error.inFile(file)
       }
     }
+  }
+
+  /// Refuses the folder unless it is the user's own, mode 0700 at most, and no
+  /// symbolic link: no one else can have put a snapshot there. False when there is
+  /// no folder yet.
+  @discardableResult
+  private func checkFolder() throws -> Bool {
+    try checkPrivate(directory, type: S_IFDIR, forbidden: 0o077)
   }
 
   /// The snapshot called `id` (a unique prefix will do).
@@ -98,8 +165,12 @@ public struct SnapshotStore: Sendable {
   /// atomically; a domain that did not exist is removed), then marks it undone.
   /// `store` is the store the domains were taken from.
   public func restore(_ snapshot: Snapshot, in store: any DomainStore) throws {
-    for saved in snapshot.domains {
-      try saved.domain(in: store).restore(saved.saved)
+    // Every entry is checked before the first is put back.
+    let domains = try snapshot.domains.map { saved in
+      do { return try saved.domain(in: store) } catch let error as PrefsError { throw error.inFile(directory) }
+    }
+    for (saved, domain) in zip(snapshot.domains, domains) {
+      try domain.restore(saved.saved)
     }
     if !snapshot.undone, rename(path(of: snapshot.id, undone: false), path(of: snapshot.id, undone: true)) != 0 {
       throw PrefsError(.io(.markSnapshotUndone, errno: errno), file: directory)

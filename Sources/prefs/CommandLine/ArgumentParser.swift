@@ -14,7 +14,8 @@ enum ArgumentParser {
     var optionsEnded = false
 
     func take(_ option: OptionSpec, inline: String?, spelled: String) throws {
-      if option.arity != .repeatable, result.has(option) {
+      // A defaults type word types each value it comes before (-dict a -int 1 b -int 2).
+      if option.arity != .repeatable, option.words.isEmpty, result.has(option) {
         throw usageError("option '\(spelled)' is given more than once", command)
       }
       guard let valueName = option.valueName else {

@@ -65,8 +65,10 @@ struct Console: Sendable {
     }
   }
 
+  /// Writes `text` and a line break to standard error, its control characters
+  /// escaped (``TerminalText``).
   func err(_ text: String) {
-    Self.writeError(text + "\n")
+    Self.writeError(TerminalText.escaped(text, keepingLineBreaks: true) + "\n")
   }
 
   /// Writes to standard error, ignoring failures: there is nowhere left to report them.
@@ -85,10 +87,12 @@ struct Console: Sendable {
 
   /// `prefs: error: …` plus hint lines, the command's own advice (``ErrorAdvice``) last.
   func report(_ error: PrefsError) {
-    err(
-      "prefs: error: \(PrefsError.located(ErrorAdvice.message(of: error), file: error.file, position: error.position))")
+    // One line each, whatever a message quotes from the input.
+    let located = PrefsError.located(ErrorAdvice.message(of: error), file: error.file, position: error.position)
+    err("prefs: error: " + TerminalText.escaped(located, keepingLineBreaks: false))
     for hint in error.hints + ErrorAdvice.hints(for: error.kind) {
-      err(hint.hasPrefix("Usage:") || hint.hasPrefix("See ") ? hint : "hint: \(hint)")
+      let line = TerminalText.escaped(hint, keepingLineBreaks: hint.hasPrefix("Usage:"))
+      err(hint.hasPrefix("Usage:") || hint.hasPrefix("See ") ? line : "hint: \(line)")
     }
   }
 
@@ -96,7 +100,7 @@ struct Console: Sendable {
   func report(_ warnings: Warnings, file: String? = nil) {
     for var warning in warnings.all {
       if warning.file == nil { warning.file = file }
-      err("prefs: warning: \(warning)")
+      err("prefs: warning: " + TerminalText.escaped("\(warning)", keepingLineBreaks: false))
     }
   }
 }

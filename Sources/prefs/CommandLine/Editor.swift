@@ -75,11 +75,11 @@ final class EditFolder {
     cleanups = [SignalScope.push(file, removing: .file), SignalScope.push(path, removing: .folder)]
   }
 
-  /// Keeps the folder (and the edit in it); returns its path.
-  func keep() -> String {
+  /// Keeps the folder and the edit in it; returns the edited file's path.
+  func keepFile() -> String {
     kept = true
     forget()
-    return path
+    return file
   }
 
   /// Removes the folder now.

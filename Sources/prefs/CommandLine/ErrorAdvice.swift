@@ -43,6 +43,10 @@ enum ErrorAdvice {
       ]
     case .noSuchKey(_, _, _, needsParents: true):
       return ["-p creates missing dictionaries on the way"]
+    case .readOnly:
+      return ["make it writable first (chmod u+w), or give --force to replace it keeping its mode"]
+    case .ownerNotKept:
+      return ["run it as that user, or give --force to replace it with a file of your own"]
     default:
       return []
     }

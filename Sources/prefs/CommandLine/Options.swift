@@ -91,7 +91,9 @@ extension Options {
       + "('SULast*', 'com.apple.*'); repeatable.")
   static let force = OptionSpec(
     "force", long: ["force"],
-    help: "Replace a domain file that does not parse, keeping a copy of it as FILE.bak.")
+    help:
+      "Replace a domain file that does not parse, keeping a copy of it as FILE.bak; also a read-only file "
+      + "(keeping its mode) or one whose owner cannot be kept.")
   static let type = OptionSpec(
     "type", long: ["type"], short: ["t"], arity: .one, kind: .typeName,
     help:
@@ -120,6 +122,9 @@ extension Options {
     OptionSpec("word-dict", words: ["dict"], help: "KEY VALUE pairs form a dictionary (replacing the old value)."),
     OptionSpec("word-dict-add", words: ["dict-add"], help: "Add KEY VALUE pairs to the dictionary."),
   ]
+
+  /// The type words of one scalar value, which `set` takes beside `--type`.
+  static let scalarTypeWords = Array(typeWords.prefix(6))
 }
 
 extension ParsedArguments {

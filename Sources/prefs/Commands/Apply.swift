@@ -16,7 +16,8 @@ enum Apply {
     summary: "Apply settings files (top-level keys: domains or files) to the store.",
     discussion: """
       A settings file (YAML, JSON or plist) maps domain names (-g and NSGlobalDomain \
-      included) or file paths to the settings to hold there. Dictionaries merge deeply \
+      included) or file paths to the settings to hold there (a relative path is \
+      taken from the settings file's folder). Dictionaries merge deeply \
       into what is there; listed array items are made present (an item matches by \
       value, or by an identity field such as id or name when every item is a \
       dictionary holding one) and added at the end when missing; scalars are set \
@@ -64,6 +65,7 @@ enum Apply {
     for step in steps {
       for coercion in step.coercions { console.err("prefs: warning: \(step.name): \(coercion)") }
     }
+    for typo in SettingsTypos.warnings(for: steps, in: store) { console.err("prefs: warning: \(typo)") }
     let changing = steps.filter(\.changesAnything)
 
     if arguments.has(check) || arguments.has(Import.dryRun) {
@@ -71,7 +73,8 @@ enum Apply {
       try console.out(plan(changing, console))
       for error in failures { console.report(error) }
       if let first = failures.first { return Console.status(for: first) }
-      return arguments.has(check) && !changing.isEmpty ? Console.Status.different : Console.Status.success
+      // --dry-run means one thing in every verb: exit 1 when it would change something.
+      return changing.isEmpty ? Console.Status.success : Console.Status.different
     }
 
     let progress = changing.count >= progressFrom ? ProgressLine(total: changing.count) : nil
@@ -104,7 +107,7 @@ enum Apply {
     for step in steps {
       let changes = step.changes
       if changes.isEmpty && !(step.before != nil && step.after == nil) && !step.replacesUnreadable { continue }
-      text += "\(step.name):\n"
+      text += TerminalText.escaped(step.name, keepingLineBreaks: false) + ":\n"
       if step.before != nil, step.after == nil {
         text += "  " + Diff.colorize("- (domain deleted)", unified: false, console) + "\n"
         continue
@@ -115,9 +118,14 @@ enum Apply {
           + Diff.colorize("~ (a file that does not parse, replaced; a copy is kept as .bak)", unified: false, console)
           + "\n"
       } else if step.before == nil {
-        text += "  " + Diff.colorize("+ (new domain)", unified: false, console) + "\n"
+        let what = DomainName.isPath(step.target) ? "new file" : "new domain"
+        text += "  " + Diff.colorize("+ (\(what))", unified: false, console) + "\n"
       }
-      for change in changes { text += "  " + Diff.colorize(change.line, unified: false, console) + "\n" }
+      for change in changes {
+        text +=
+          "  " + Diff.colorize(TerminalText.escaped(change.line, keepingLineBreaks: false), unified: false, console)
+          + "\n"
+      }
     }
     return text
   }

@@ -19,7 +19,10 @@ enum Capture {
       !delete, items added at the end of an array as those items, other array \
       changes as !replace. Applying the file to the domains as they were gives them \
       as they are. With --since, the changes are those from a snapshot to now \
-      (without DOMAIN, every domain of the snapshot).
+      (without DOMAIN, every domain of the snapshot). A domain that cannot be read \
+      at the end (its file no longer a dictionary, say) is named on standard error \
+      and the exit status is its failure's; the changes of the others are still \
+      written.
       """,
     arguments: [
       ArgumentSpec(name: "DOMAIN", help: "Domain names (com.example.app, -g) or files.", optional: true, variadic: true)
@@ -42,7 +45,7 @@ enum Capture {
       if arguments.has(duration) { throw ArgumentParser.usageError("--since does not watch: drop --for", spec) }
       let snapshot = try SnapshotStore().snapshot(named: id)
       if domains.isEmpty {
-        domains = snapshot.domains.map { $0.domain(in: store) }
+        domains = try snapshot.domains.map { try $0.domain(in: store) }
       }
       for domain in domains {
         guard let saved = snapshot.domains.first(where: { $0.path == domain.location }) else {
@@ -60,9 +63,17 @@ enum Capture {
     }
 
     var entries: [SettingsFile.Entry] = []
+    // A domain that cannot be read at the end is reported; the others are still written.
+    var failures: [PrefsError] = []
     for (domain, before) in zip(domains, old) {
-      // A domain caught in the middle of a write reads again a moment later.
-      let now = try readSettled(domain)
+      let now: PrefDictionary?
+      do {
+        // A domain caught in the middle of a write reads again a moment later.
+        now = try readSettled(domain)
+      } catch let error as PrefsError {
+        failures.append(error.inFile(domain.name))
+        continue
+      }
       if let settings = SettingsCapture.settings(from: before, to: now) {
         entries.append(SettingsFile.Entry(target: domain.name, settings: settings, source: domain.name))
       }
@@ -71,7 +82,7 @@ enum Capture {
       as: format, options: WriteOptions(sortKeys: true, dropNulls: arguments.dropsNulls))
     if let path = arguments.value(Options.output), path != "-" {
       do {
-        try AtomicFile.write(data, to: path)
+        try AtomicFile.write(data, to: path, keepingModeOf: domains.map(\.location))
       } catch let error as PrefsError {
         throw error.inFile(path)
       }
@@ -79,7 +90,8 @@ enum Capture {
       try console.outData(data)
     }
     console.err("prefs: captured changes in \(Apply.count(entries.count, "domain"))")
-    return Console.Status.success
+    for error in failures { console.report(error) }
+    return failures.first.map(Console.status(for:)) ?? Console.Status.success
   }
 
   /// Watches until Ctrl-C or the end of `seconds`, showing on a terminal what changed so far.

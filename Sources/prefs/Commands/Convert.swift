@@ -31,7 +31,7 @@ enum Convert {
     let (value, _) = try Documents.read(input, arguments: arguments, console: console)
     try Documents.write(
       value, format: format, to: arguments.value(Options.output), options: try arguments.writeOptions(for: format),
-      console: console, showProgress: Documents.isLarge(input))
+      console: console, showProgress: Documents.isLarge(input), mode: AtomicFile.sharedMode(of: [input]))
     return Console.Status.success
   }
 }

@@ -29,6 +29,9 @@ enum Diff {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let (a, b) = (arguments.positionals[0], arguments.positionals[1])
+    if a == "-", b == "-" {
+      throw ArgumentParser.usageError("standard input can be read once: give - for one of A and B", spec)
+    }
     let old = try Documents.readFileOrDomain(a, arguments: arguments, console: console)
     let new = try Documents.readFileOrDomain(b, arguments: arguments, console: console)
     let excludes = arguments.excludes()
@@ -40,7 +43,8 @@ enum Diff {
       return text.isEmpty ? Console.Status.success : Console.Status.different
     }
     let changes = StructuralDiff.changes(from: old, to: new, excluding: excludes)
-    let text = changes.map { $0.line + "\n" }.joined()
+    // One line per change, whatever line breaks a key holds.
+    let text = changes.map { TerminalText.escaped($0.line, keepingLineBreaks: false) + "\n" }.joined()
     try console.out(colorize(text, unified: false, console))
     return changes.isEmpty ? Console.Status.success : Console.Status.different
   }
@@ -52,6 +56,8 @@ enum Diff {
 
   /// Each change line in its colour, when the console colours output.
   static func colorize(_ text: String, unified: Bool, _ console: Console) -> String {
+    // Keys and values from the files are shown, never obeyed.
+    let text = TerminalText.escaped(text, keepingLineBreaks: true)
     guard console.colorsOutput, !text.isEmpty else { return text }
     return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       let color: String? =

@@ -12,7 +12,12 @@ enum Domains {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let names = try arguments.store().domainNames()
-    if !names.isEmpty { try console.out(names.joined(separator: "\n") + "\n") }
+    // A name that is not UTF-8 shows each such byte as \xFF (bash's $'…' gives it back).
+    if !names.isEmpty {
+      try console.out(
+        names.map { TerminalText.escaped(RawPath.display($0), keepingLineBreaks: false) }.joined(separator: "\n") + "\n"
+      )
+    }
     return Console.Status.success
   }
 }

@@ -10,10 +10,12 @@ enum Edit {
       The value opens as YAML, in its own key order (a YAML file opens as its own \
       text, comments and all, and is written back as edited); the editor owns the terminal, \
       as under git commit. On save it is read back: a mistake re-opens the editor \
-      with the error on top, an unchanged file writes nothing (exit 0), an emptied \
+      with the error on top (the same mistake saved again unchanged stops, keeping \
+      the edit in a file it names, exit 65), an unchanged file writes nothing (exit 0), an emptied \
       one aborts (exit 1), and otherwise the domain or file is written back \
       atomically in the format it had. If it was changed by someone else meanwhile, \
-      nothing is overwritten.
+      nothing is overwritten. A file under ~/Library/Preferences named by path gets \
+      a warning: on macOS cfprefsd caches those files, so edit the domain by its name.
       """,
     arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.")],
     options: [Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir],
@@ -25,12 +27,20 @@ enum Edit {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
+    if domain is FileDomain, isUnderPreferencesFolder(domain.location) {
+      console.err(
+        "prefs: warning: \(domain.name) is in ~/Library/Preferences, whose files cfprefsd caches on macOS: "
+          + "edit the domain by its name (prefs edit \(domain.location.lastPathComponent.deletingPathExtension))")
+    }
     let options = try arguments.readOptions()
     let edit = try DomainEdit(domain, options: options)
     let folder = try EditFolder(fileName: safeFileName(domain.name) + ".yaml")
     var presented = edit.initialText
     try presented.write(to: URL(fileURLWithPath: folder.file))
     let editor = Editor.command()
+    // The last invalid text the editor gave back: when the same comes back again, the
+    // editor (or the user) is not going to fix it.
+    var lastInvalid: Data?
 
     while true {
       let (outcome, interruption) = try Editor.run(editor, on: folder.file)
@@ -65,16 +75,18 @@ enum Edit {
         case .changedMeanwhile:
           throw PrefsError(
             .other(.temporary, "it changed while you were editing; nothing was overwritten"), file: domain.name,
-            hints: ["your edit is kept in \(folder.keep())"])
+            hints: ["your edit is kept in \(folder.keepFile())"])
         }
         return Console.Status.success
       } catch let error as PrefsError where error.category == .badInput {
-        if edited == presented {
-          // Saved again without fixing the error: the user gave up.
+        let body = withoutOldNote(edited)
+        if body == lastInvalid {
+          // The same mistake saved again, unchanged: the edit is kept, and nothing written.
           console.err("prefs: edit aborted: \(error); nothing was changed")
+          console.err("hint: your edit is kept in \(folder.keepFile())")
           return Console.Status.dataError
         }
-        let body = withoutOldNote(edited)
+        lastInvalid = body
         presented = note(for: body, error, options: options) + body
         try presented.write(to: URL(fileURLWithPath: folder.file))
       }
@@ -122,6 +134,13 @@ enum Edit {
       lines.removeFirst()
     }
     return Data(lines.joined(separator: "\n").utf8)
+  }
+
+  /// Whether `path` names a file in the user's `~/Library/Preferences` (or below it).
+  static func isUnderPreferencesFolder(_ path: String) -> Bool {
+    let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
+    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath.appendingPathComponent(path)
+    return !home.isEmpty && absolute.hasPrefix(home.appendingPathComponent("Library/Preferences") + "/")
   }
 
   static func safeFileName(_ name: String) -> String {

@@ -100,12 +100,19 @@ enum Export {
       throw ArgumentParser.usageError("missing argument DOMAIN", spec)
     }
     if arguments.positionals.count == 2, arguments.value(Options.output) == nil, let last = arguments.positionals.last,
-      Format.forPath(last) != nil, !FileManager.default.fileExists(atPath: last)
+      Format.forPath(last) != nil
     {
-      // `export D out.plist` reads as "export D into out.plist"; the output is only ever -o.
+      // `export D out.plist` reads as "export D into out.plist" (defaults export D
+      // PATH), whether the file is there or not; the output is only ever -o.
+      let exists = FileManager.default.fileExists(atPath: last)
       var error = ArgumentParser.usageError(
-        "'\(last)' is neither a domain nor a file to export; the file to write is given with -o", spec)
+        exists
+          ? "'\(last)' names a file, which export does not write without -o"
+          : "'\(last)' is neither a domain nor a file to export; the file to write is given with -o", spec)
       error.hints.insert("to write the export to it: prefs export \(argument) -o \(last)", at: 0)
+      if exists {
+        error.hints.insert("to export both into one settings file: prefs export \(argument) \(last) -o FILE", at: 1)
+      }
       throw error
     }
     if arguments.positionals.count > 1 {
@@ -161,8 +168,10 @@ enum Export {
     _ arguments: ParsedArguments, format: Format, store: any DomainStore, options: WriteOptions, console: Console
   ) throws -> Int32 {
     var entries: [SettingsFile.Entry] = []
+    var locations: [String] = []
     for argument in arguments.positionals {
       let domain = try resolveDomain(argument, in: store)
+      locations.append(domain.location)
       guard let contents = try domain.read(options: ReadOptions()) else { throw missingDomain(domain, in: store) }
       let settings = PrefValue.dictionary(contents).excluding(arguments.excludes())
       entries.append(SettingsFile.Entry(target: domain.name, settings: settings, source: domain.name))
@@ -173,7 +182,11 @@ enum Export {
     defer { console.report(warnings, file: name) }
     do {
       let data = try SettingsFile(entries: entries).encoded(as: format, options: options, warnings: warnings)
-      if let output, output != "-" { try AtomicFile.write(data, to: output) } else { try console.outData(data) }
+      if let output, output != "-" {
+        try AtomicFile.write(data, to: output, keepingModeOf: locations)
+      } else {
+        try console.outData(data)
+      }
     } catch let error as PrefsError {
       throw error.inFile(name)
     }

@@ -19,7 +19,10 @@ enum GitSetup {
       to core.attributesFile, else $XDG_CONFIG_HOME/git/attributes, else \
       ~/.config/git/attributes). Running it again changes nothing; it prints each \
       change it makes. --remove takes out exactly those settings and lines (only \
-      those of the EXTs named, when some are).
+      those of the EXTs named, when some are). The attributes file is edited as \
+      bytes, keeping every line whatever its encoding; one that cannot be read is \
+      refused, and so is a .gitattributes that is a symbolic link, which git does \
+      not follow in a work tree.
       """,
     arguments: [
       ArgumentSpec(
@@ -55,11 +58,13 @@ enum GitSetup {
     if let bad = named.first(where: { $0.isEmpty || $0.contains("/") || $0.contains(" ") }) {
       throw ArgumentParser.usageError("'\(bad)' is not a file extension", spec)
     }
+    // Checked before git's config is touched: a file that cannot be edited stops it all.
+    _ = try attributesBytes(attributes, refusingSymlink: !isGlobal)
     var changes: [String] = []
 
     if arguments.has(remove) {
       let lines = named.isEmpty ? nil : Set(named.map(attributesLine))
-      changes += try removeLines(lines, from: attributes)
+      changes += try removeLines(lines, from: attributes, refusingSymlink: !isGlobal)
       // The drivers stay while attribute lines of other extensions still use them.
       if named.isEmpty {
         for (key, value) in settings where try git.config(scope, ["--get", key]) == value {
@@ -82,7 +87,7 @@ enum GitSetup {
       }
       var extensions = defaultExtensions
       for ext in named where !extensions.contains(ext) { extensions.append(ext) }
-      changes += try addLines(extensions.map(attributesLine), to: attributes)
+      changes += try addLines(extensions.map(attributesLine), to: attributes, refusingSymlink: !isGlobal)
     }
     try console.out(changes.isEmpty ? "nothing to change\n" : changes.map { $0 + "\n" }.joined())
     return Console.Status.success
@@ -98,41 +103,65 @@ enum GitSetup {
 
   // MARK: The attributes file
 
-  static func addLines(_ lines: [String], to path: String) throws -> [String] {
-    var text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    let present = Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces })
+  /// The attributes file's bytes (nil when there is none), edited as bytes so that
+  /// every line survives whatever its encoding. A file that cannot be read is
+  /// refused, never taken for an empty one; in a repository a symlink is refused too,
+  /// as git does not follow one there.
+  static func attributesBytes(_ path: String, refusingSymlink: Bool) throws -> [UInt8]? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else {
+      if errno == ENOENT { return nil }
+      throw PrefsError(.io(.status, errno: errno), file: path)
+    }
+    if refusingSymlink, (info.st_mode & S_IFMT) == S_IFLNK {
+      throw PrefsError(
+        .other(.cannotCreate, "is a symbolic link, which git does not follow in a work tree"), file: path)
+    }
+    return Array(try InputFile.read(path))
+  }
+
+  /// A line of the file without the spaces around it, when it is text.
+  private static func trimmedLine(_ line: ArraySlice<UInt8>) -> String? {
+    String(validating: line, as: UTF8.self)?.trimmingSpaces
+  }
+
+  static func addLines(_ lines: [String], to path: String, refusingSymlink: Bool) throws -> [String] {
+    var bytes = try attributesBytes(path, refusingSymlink: refusingSymlink) ?? []
+    let present = Set(bytes.split(separator: UInt8(ascii: "\n")).compactMap(trimmedLine))
     let missing = lines.filter { !present.contains($0) }
     guard !missing.isEmpty else { return [] }
-    if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
-    text += missing.map { $0 + "\n" }.joined()
+    if let last = bytes.last, last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+    bytes += Array(missing.map { $0 + "\n" }.joined().utf8)
     let folder = path.deletingLastPathComponent
     if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-    try AtomicFile.write(Data(text.utf8), to: path)
+    try AtomicFile.write(Data(bytes), to: path)
     return missing.map { "added '\($0)' to \(path)" }
   }
 
   /// Removes `lines`, or (nil) every line of git-setup's form.
-  static func removeLines(_ lines: Set<String>?, from path: String) throws -> [String] {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+  static func removeLines(_ lines: Set<String>?, from path: String, refusingSymlink: Bool) throws -> [String] {
+    guard let bytes = try attributesBytes(path, refusingSymlink: refusingSymlink) else { return [] }
     var removed: [String] = []
-    var kept: [Substring] = []
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      let trimmed = line.trimmingSpaces
+    var kept: [ArraySlice<UInt8>] = []
+    for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
       let ours =
-        lines.map { $0.contains(trimmed) }
-        ?? (trimmed.hasPrefix("*.") && attributesLine(String(trimmed.dropFirst(2).prefix { $0 != " " })) == trimmed)
-      if ours { removed.append(trimmed) } else { kept.append(line) }
+        trimmedLine(line).map { trimmed in
+          lines.map { $0.contains(trimmed) }
+            ?? (trimmed.hasPrefix("*.")
+              && attributesLine(String(trimmed.dropFirst(2).prefix { $0 != " " })) == trimmed)
+        } ?? false
+      if ours, let trimmed = trimmedLine(line) { removed.append(trimmed) } else { kept.append(line) }
     }
     guard !removed.isEmpty else { return [] }
-    let rest = kept.joined(separator: "\n")
+    let rest = Array(kept.joined(separator: [UInt8(ascii: "\n")]))
     var changes = removed.map { "removed '\($0)' from \(path)" }
-    if rest.allSatisfy(\.isWhitespace) {
+    if rest.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
       guard unlink(path) == 0 else {
         throw PrefsError(.other(.io, "cannot delete: \(systemErrorText(errno).lowercased())"), file: path)
       }
       changes.append("deleted \(path), which is now empty")
     } else {
-      try AtomicFile.write(Data(rest.utf8), to: path)
+      try AtomicFile.write(Data(rest), to: path)
     }
     return changes
   }

@@ -66,6 +66,15 @@ enum Import {
       progress.finish("imported \(files.count) domains from \(folder)")
       return arguments.has(dryRun) && changed ? Console.Status.different : Console.Status.success
     }
+    let names = arguments.positionals
+    if names.count == 2, DomainName.isPath(names[0]), !DomainName.isPath(names[1]),
+      FileManager.default.fileExists(atPath: names[0]), !FileManager.default.fileExists(atPath: names[1])
+    {
+      // `import FILE DOMAIN`, the other way round.
+      var error = ArgumentParser.usageError("'\(names[1])' is no file to import: the domain comes first", spec)
+      error.hints.insert("prefs import \(names[1]) \(names[0])", at: 0)
+      throw error
+    }
     let domain = try resolveDomain(arguments.positionals[0], in: store)
     let changed = try importFile(
       arguments.positionals.count > 1 ? arguments.positionals[1] : "-", into: domain, arguments: arguments,

@@ -18,6 +18,7 @@ enum GetValue {
     discussion: """
       A scalar is printed raw (booleans as true and false, data as hex, in lines on a \
       terminal), a dictionary or array as YAML; --to prints the value in that format. \
+      -o FILE always writes the file, in the format --to or its extension gives. \
       A missing key exits 66.
       """,
     arguments: [fileArgument, keyPathArgument],
@@ -40,7 +41,10 @@ enum GetValue {
     } catch let error as PrefsError {
       throw error.inFile(displayName(source))
     }
-    if let format = try arguments.outputFormat() {
+    // -o always writes its file, in the format --to or its extension gives.
+    let output = arguments.value(Options.output)
+    let toFile = output != nil && output != "-"
+    if let format = try arguments.outputFormat() ?? (toFile ? Documents.outputFormat(arguments: arguments) : nil) {
       try Documents.write(
         value, format: format, to: arguments.value(Options.output),
         options: WriteOptions(dropNulls: arguments.dropsNulls),
@@ -56,33 +60,46 @@ enum GetValue {
 enum SetValue {
   static let createParents = OptionSpec(
     "parents", long: ["parents"], short: ["p"], help: "Create missing dictionaries on the way.")
+  static let create = OptionSpec(
+    "create", long: ["create"], help: "Create FILE when it does not exist, in the format its extension names.")
 
   static let spec = CommandSpec(
     name: "set",
     summary: "Set the value at a key path, keeping the file's format and key order.",
     discussion: """
       The file keeps its format, and only the bytes of the value change: comments, \
-      order and layout stay. Without --type the value keeps the type of the value \
+      order and layout stay. Without --type (or a type word of defaults: -string, \
+      -int, -float, -bool, -date, -data in hex) the value keeps the type of the value \
       it replaces (and is refused when its text is not of that type); a new key is a \
-      string. An index equal to an array's length appends.
+      string. An index equal to an array's length appends. A key path that would \
+      nest the value deeper than the readers' limit of 512 levels is refused. A \
+      missing file is an error unless --create makes it (in the format of its \
+      extension). FILE - patches standard input the same way onto standard output.
       """,
     arguments: [fileArgument, keyPathArgument, ArgumentSpec(name: "VALUE", help: "The new value.")],
-    options: [
-      Options.type, createParents, Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir,
+    options: [Options.type] + Options.scalarTypeWords + [
+      createParents, create, Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir,
     ],
     examples: [
       ("prefs set settings.plist window.width 1024 --type integer", "Set a nested integer."),
+      ("prefs set settings.plist window.width -int 1024", "The same, with the type word of defaults."),
       ("prefs set settings.yaml a.b.c on -p", "Create a and b as needed; stores the string \"on\"."),
+      ("prefs set new.yaml name ada --create", "Make new.yaml holding name: ada."),
     ],
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    let type = arguments.typeName(Options.type)
     let text = arguments.positionals[2]
-    let typed = try type.map { try ValueText.parse(text, as: $0) }
+    // --type, or a defaults type word (-int 3, -data 0a1b in hex, as write takes them).
+    let word = Options.scalarTypeWords.first { arguments.has($0) }
+    if let word, arguments.has(Options.type) || Options.scalarTypeWords.filter({ arguments.has($0) }).count > 1 {
+      throw ArgumentParser.usageError("give one type: \(word.primarySpelling) or --type, once", spec)
+    }
+    let type = arguments.typeName(Options.type) ?? word.flatMap { try? Write.typeName(ofOption: $0.name, value: "") }
+    let typed = try type.map { try ValueText.parse(text, as: $0, hexData: word?.name == "word-data") }
     let path = PrefKeyPath.parse(arguments.positionals[1])
     var warning: String?
-    try editFile(arguments, console) { root in
+    try editFile(arguments, console, creating: arguments.has(create)) { root in
       // Without --type, the value keeps the type of what it replaces (never a silent "false").
       var value = typed
       if value == nil {
@@ -91,7 +108,8 @@ enum SetValue {
           text, existing: try? root.value(at: path), key: arguments.positionals[1])
         warning = readsAs.map { ErrorAdvice.storedAsString(text, at: arguments.positionals[1], readsAs: $0) }
       }
-      return try root.setting(value!, at: path, createMissing: arguments.has(createParents))
+      return try root.setting(
+        value!, at: path, createMissing: arguments.has(createParents), depthLimit: try arguments.readOptions().maxDepth)
     }
     if let warning { console.err("prefs: warning: \(warning)") }
     return Console.Status.success
@@ -116,17 +134,26 @@ enum RemoveValue {
 }
 
 /// Changes the domain or file of `arguments`' first argument under its lock; `-`
-/// reads standard input and writes the result to standard output, in its format.
+/// reads standard input and writes the result to standard output, patched as a file
+/// is (only the bytes of what changed change). With `creating`, a missing file starts
+/// as an empty dictionary.
 private func editFile(
-  _ arguments: ParsedArguments, _ console: Console, _ change: (PrefValue) throws -> PrefValue
+  _ arguments: ParsedArguments, _ console: Console, creating: Bool = false,
+  _ change: (PrefValue) throws -> PrefValue
 ) throws {
   if arguments.positionals[0] == "-" {
-    let (value, format) = try Documents.read("-", arguments: arguments, console: console)
+    let (value, format, document) = try Documents.read("-", arguments: arguments, console: console, mapped: true)
     let changed: PrefValue
     do {
       changed = try change(value)
     } catch let error as PrefsError {
       throw error.inFile(displayName("-"))
+    }
+    let warnings = Warnings()
+    if let document, let patch = try? document.patched(to: changed, warnings: warnings) {
+      console.report(warnings, file: displayName("-"))
+      try console.outData(patch.data)
+      return
     }
     try Documents.write(
       changed, format: format.isWritable ? format : .xml, to: nil,
@@ -136,7 +163,11 @@ private func editFile(
   }
   let domain = try arguments.fileOrDomain(arguments.positionals[0])
   try changeDomain(domain, arguments, console: console) { contents in
-    guard let current = contents else { throw missingDomain(domain, in: arguments.store()) }
+    guard let current = contents ?? (creating && domain.location == domain.name ? PrefDictionary() : nil) else {
+      var error = missingDomain(domain, in: arguments.store())
+      if domain.location == domain.name { error.hints.append("--create makes the file") }
+      throw error
+    }
     do {
       contents = try change(.dictionary(current)).dictionaryValue
     } catch let error as PrefsError {

@@ -68,8 +68,12 @@ enum LintCommand {
           findings.removeAll { if case .null? = $0.kind { true } else { false } }
         }
         for finding in findings {
-          try console.out("prefs: \(finding.severity.rawValue): \(finding)\n")
-          for hint in finding.hints + (finding.kind.map(ErrorAdvice.hints) ?? []) { try console.out("hint: \(hint)\n") }
+          try console.out(
+            "prefs: \(finding.severity.rawValue): " + TerminalText.escaped("\(finding)", keepingLineBreaks: false)
+              + "\n")
+          for hint in finding.hints + (finding.kind.map(ErrorAdvice.hints) ?? []) {
+            try console.out("hint: " + TerminalText.escaped(hint, keepingLineBreaks: false) + "\n")
+          }
         }
         if findings.contains(where: { $0.severity == .error }) { status = max(status, Console.Status.different) }
       } catch let error as PrefsError {

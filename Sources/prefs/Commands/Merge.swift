@@ -113,7 +113,7 @@ enum Merge {
         if output == "-" {
           try console.outData(merged)
         } else {
-          try AtomicFile.write(merged, to: output)
+          try AtomicFile.write(merged, to: output, keepingModeOf: [currentPath])
         }
       } catch let error as PrefsError {
         throw error.inFile(outputName)
@@ -136,7 +136,8 @@ enum Merge {
     }
     if let file = arguments.value(conflictsFile) {
       try Documents.write(
-        conflictList(result.conflicts), format: .yaml, to: file, options: WriteOptions(), console: console)
+        conflictList(result.conflicts), format: .yaml, to: file, options: WriteOptions(), console: console,
+        mode: AtomicFile.sharedMode(of: [currentPath]))
     }
     return result.conflicts.isEmpty ? Console.Status.success : Console.Status.different
   }

@@ -32,7 +32,10 @@ enum Read {
     guard arguments.positionals.count > 1 else { return .dictionary(contents) }
     let key = arguments.positionals[1]
     guard let value = contents[key] else {
-      throw PrefsError(.other(.noInput, "no key '\(key)' in the domain"), file: name)
+      let guess = Suggestions.closest(to: key, among: contents.map(\.key))
+      throw PrefsError(
+        .other(.noInput, "no key '\(key)' in the domain"), file: name,
+        hints: guess.map { ["did you mean '\($0)'?"] } ?? [])
     }
     return value
   }

@@ -9,7 +9,10 @@ enum Snapshots {
       One line per snapshot, oldest first: its name (when it was taken, UTC), the \
       domains it holds, the settings files that were applied, and 'undone' once \
       'prefs apply --undo' has restored it. Snapshots live in \
-      $XDG_STATE_HOME/prefs/snapshots (else ~/.local/state/prefs/snapshots).
+      $XDG_STATE_HOME/prefs/snapshots (else ~/.local/state/prefs/snapshots), a \
+      folder made 0700 and refused when it is a symbolic link, another user's or \
+      open to others. Each apply keeps the last 50 ($PREFS_SNAPSHOTS_KEEP sets how \
+      many).
       """,
     arguments: [],
     options: [],
