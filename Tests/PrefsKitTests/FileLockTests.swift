@@ -13,7 +13,7 @@ import Testing
 /// The lock on a file that writes replace by rename: writers that wait on the old
 /// inode take the lock again on the new one, so none loses another's change.
 @Suite struct FileLockTests {
-  @Test(.timeLimit(.minutes(1))) func writersThatWaitOnAReplacedFileLoseNothing() throws {
+  @Test(.timeLimit(.minutes(5))) func writersThatWaitOnAReplacedFileLoseNothing() throws {
     let folder = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("counter.json").path

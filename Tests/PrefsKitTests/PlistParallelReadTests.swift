@@ -74,7 +74,7 @@ extension PlistCodecTests {
 
   /// A read waits for no read-ahead that has not started: with their queue suspended,
   /// the main parser reads everything itself.
-  @Test(.timeLimit(.minutes(1))) func xmlReadsFinishWhenNoReadAheadStarts() throws {
+  @Test(.timeLimit(.minutes(5))) func xmlReadsFinishWhenNoReadAheadStarts() throws {
     var g = SeededGenerator(state: 11)
     var root = PrefDictionary()
     for i in 0..<32 { root.insertNew("key\(i)", Self.generate(&g, wholeDates: true)) }

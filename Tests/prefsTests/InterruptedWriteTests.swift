@@ -116,7 +116,7 @@ import Testing
     #expect(hits > 0, "the temporary file was never seen while prefs ran")
   }
 
-  @Test(.timeLimit(.minutes(3)), arguments: signals)
+  @Test(.timeLimit(.minutes(10)), arguments: signals)
   func aSignalDuringConvertLeavesNoTemporaryFile(_ signal: Int32) throws {
     let folder = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -126,7 +126,7 @@ import Testing
       ["convert", input.path, "-o", output.path], name: "out.plist", in: folder, with: signal)
   }
 
-  @Test(.timeLimit(.minutes(3)), arguments: signals)
+  @Test(.timeLimit(.minutes(10)), arguments: signals)
   func aSignalDuringImportLeavesNoTemporaryFile(_ signal: Int32) throws {
     let folder = try TestSupport.temporaryFolder()
     let store = try TestSupport.temporaryFolder()
@@ -142,7 +142,7 @@ import Testing
 
   /// The write after an edit is covered as every write is: the edit's own clean-up
   /// (its folder) does not take the stop signals away from the temporary file.
-  @Test(.timeLimit(.minutes(3)), arguments: signals)
+  @Test(.timeLimit(.minutes(10)), arguments: signals)
   func aSignalDuringTheWriteAfterAnEditLeavesNoTemporaryFile(_ signal: Int32) throws {
     let folder = try TestSupport.temporaryFolder()
     let store = try TestSupport.temporaryFolder()
