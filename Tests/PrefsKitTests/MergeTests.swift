@@ -157,7 +157,8 @@ import Testing
       .array([item(1, 1), item(2, 1), item(3, 1)]), .array([item(3, 1), item(1, 1), item(2, 1)]),
       .array([item(1, 2), item(2, 1), item(3, 5), item(4, 1)]))
     #expect(result.conflicts.isEmpty)
-    #expect(result.value == .array([item(3, 5), item(4, 1), item(1, 2), item(2, 1)]))
+    // The item OTHER appended stays at the end, wherever CURRENT moved the one before it.
+    #expect(result.value == .array([item(3, 5), item(1, 2), item(2, 1), item(4, 1)]))
   }
 
   @Test func anArrayKeyOptionNamesANestedIdentityField() throws {
@@ -172,8 +173,142 @@ import Testing
     #expect(result.conflicts.isEmpty)
     #expect(
       result.value == ["persistent-apps": .array([tile("d", "D"), tile("b", "B"), tile("a", "Apple"), tile("c", "C")])])
-    // By value alone, the moved item and the renamed one clash.
-    #expect(!Self.merge(base, current, other).conflicts.isEmpty)
+    // The Dock's arrays need no option: their identity is built in.
+    #expect(Self.merge(base, current, other).value == result.value)
+    // Elsewhere, by value alone, the moved item and the renamed one clash.
+    func renamed(_ value: PrefValue) -> PrefValue { ["tiles": value.dictionaryValue!["persistent-apps"]!] }
+    #expect(!Self.merge(renamed(base), renamed(current), renamed(other)).conflicts.isEmpty)
+  }
+
+  @Test func theDocksTilesMatchByBundleIdentifierThenByGUID() {
+    func app(_ id: String, guid: Int) -> PrefValue {
+      ["GUID": .integer(Int64(guid)), "tile-data": ["bundle-identifier": .string(id)]]
+    }
+    func folder(_ label: String, guid: Int) -> PrefValue {
+      ["GUID": .integer(Int64(guid)), "tile-data": ["file-label": .string(label)]]
+    }
+    // OTHER's Dock numbered its tiles anew and added an app; CURRENT added another.
+    let base: PrefValue = ["persistent-apps": .array([app("mail", guid: 1), app("safari", guid: 2)])]
+    let current: PrefValue = [
+      "persistent-apps": .array([app("mail", guid: 1), app("safari", guid: 2), app("notes", guid: 3)])
+    ]
+    let other: PrefValue = [
+      "persistent-apps": .array([app("mail", guid: 11), app("safari", guid: 12), app("music", guid: 13)])
+    ]
+    let apps = Self.merge(base, current, other)
+    #expect(apps.conflicts.isEmpty)
+    #expect(
+      apps.value == [
+        "persistent-apps": .array([
+          app("mail", guid: 11), app("safari", guid: 12), app("notes", guid: 3), app("music", guid: 13),
+        ])
+      ])
+    // Folders and files have no bundle identifier: their GUIDs name them.
+    let others = Self.merge(
+      ["persistent-others": .array([folder("Downloads", guid: 5)])],
+      ["persistent-others": .array([folder("Downloads", guid: 5), folder("Documents", guid: 6)])],
+      ["persistent-others": .array([folder("Downloads 2", guid: 5)])])
+    #expect(others.conflicts.isEmpty)
+    #expect(
+      others.value == ["persistent-others": .array([folder("Downloads 2", guid: 5), folder("Documents", guid: 6)])])
+  }
+
+  @Test func anItemOtherAppendedAtTheEndStaysAtTheEnd() {
+    func item(_ id: String) -> PrefValue { ["id": .string(id)] }
+    let result = Self.merge(
+      .array([item("a"), item("b")]), .array([item("a"), item("b"), item("mine")]),
+      .array([item("a"), item("b"), item("theirs")]))
+    #expect(result.conflicts.isEmpty)
+    #expect(result.value == .array([item("a"), item("b"), item("mine"), item("theirs")]))
+    // One inserted between two items stays after the one before it.
+    let between = Self.merge(
+      .array([item("a"), item("b")]), .array([item("a"), item("b"), item("mine")]),
+      .array([item("a"), item("theirs"), item("b")]))
+    #expect(between.value == .array([item("a"), item("theirs"), item("b"), item("mine")]))
+  }
+
+  // MARK: The repository's identity file
+
+  @Test func theIdentityFileMapsPathGlobsToArrayKeys() throws {
+    let file = try MergeIdentityFile(
+      """
+      # files    arrays
+      com.apple.dock.plist   persistent-apps=tile-data.file-label
+      config/*.json  servers=host	users.*.keys=fingerprint
+
+      /top.yaml list=name
+      deep/**/x.yaml list=id
+      """)
+    #expect(file.rules.count == 4)
+    func keys(_ path: String) -> [String] {
+      file.arrayKeys(for: path).map { "\($0.array)=\($0.field.joined(separator: "."))" }
+    }
+    #expect(keys("com.apple.dock.plist") == ["persistent-apps=tile-data.file-label"])
+    #expect(keys("backup/com.apple.dock.plist") == ["persistent-apps=tile-data.file-label"])
+    #expect(keys("config/app.json") == ["servers=host", "users.*.keys=fingerprint"])
+    #expect(keys("config/sub/app.json").isEmpty, "* stays within a folder")
+    #expect(keys("top.yaml") == ["list=name"])
+    #expect(keys("sub/top.yaml").isEmpty, "a leading / anchors the glob at the root")
+    #expect(keys("deep/a/b/x.yaml") == ["list=id"])
+    #expect(keys("other.plist").isEmpty)
+  }
+
+  @Test(arguments: ["com.apple.dock.plist\n", "a b=c\n*.plist apps\n"])
+  func aBadLineOfTheIdentityFileIsASyntaxErrorAtItsLine(text: String) throws {
+    do {
+      _ = try MergeIdentityFile(text, file: "repo/.prefs-merge")
+      Issue.record("read \(text)")
+    } catch let error as PrefsError {
+      guard case .syntax(format: MergeIdentityFile.name, stage: .parser, _) = error.kind else {
+        Issue.record("\(error.kind)")
+        return
+      }
+      #expect(error.file == "repo/.prefs-merge")
+      #expect(error.position == .lineColumn(line: text.hasPrefix("a") ? 2 : 1, column: 1))
+    }
+  }
+
+  // MARK: Merging files
+
+  @Test func aFileMergeRefusesWhatDoesNotReadNamingTheSide() throws {
+    func version(_ text: String, _ name: String) -> FileMerge.Version {
+      FileMerge.Version(Data(text.utf8), path: "s.yaml", name: name)
+    }
+    let unknownTag = try FileMerge.merge(
+      current: version("a: 1\n", "current"), base: version("a: 0\n", "base"),
+      other: version("a: !ruby/regexp /x/\n", "other"))
+    guard case .byLines(let refusal) = unknownTag else {
+      Issue.record("merged by value")
+      return
+    }
+    #expect(refusal.side == .other)
+    #expect(refusal.error.file == "other")
+    guard case .syntax(format: "yaml", _, _) = refusal.error.kind else {
+      Issue.record("\(refusal.error.kind)")
+      return
+    }
+    let duplicate = try FileMerge.merge(
+      current: version("a: 1\na: 2\n", "current"), base: version("a: 0\n", "base"), other: version("a: 3\n", "other"))
+    guard case .byLines(let refused) = duplicate, case .duplicateKey("a") = refused.error.kind else {
+      Issue.record("\(duplicate)")
+      return
+    }
+    #expect(refused.side == .current)
+    let clean = try FileMerge.merge(
+      current: version("a: 1\nb: 0\n", "current"), base: version("a: 0\nb: 0\n", "base"),
+      other: version("a: 0\nb: 1\n", "other"))
+    guard case .merged(let merged) = clean else {
+      Issue.record("\(clean)")
+      return
+    }
+    #expect(String(decoding: merged.data, as: UTF8.self) == "a: 1\nb: 1\n")
+    #expect(!merged.hasMarkers)
+  }
+
+  @Test func gitTakesAFileWithANulByteInItsFirst8000BytesForBinary() {
+    #expect(FileMerge.isBinary(Data("bplist00".utf8) + [0]))
+    #expect(!FileMerge.isBinary(Data("a: 1\n".utf8)))
+    #expect(!FileMerge.isBinary(Data(repeating: 0x61, count: 8_000) + [0]))
   }
 
   @Test func anItemWhoseIdentityChangedInPlaceIsStillThatItem() {
