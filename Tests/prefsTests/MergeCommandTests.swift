@@ -92,6 +92,33 @@ import Testing
         """)
   }
 
+  @Test func asGitsDriverTheMarkersAndMessagesNameThePathAndTheSides() throws {
+    let folder = try TestFolder()
+    try folder.write("base", Self.base)
+    try folder.write("current", Self.base.replacingOccurrences(of: "theme: light", with: "theme: dark"))
+    try folder.write("other", Self.base.replacingOccurrences(of: "theme: light", with: "theme: solarized"))
+    // As git before 2.44 runs it: %X %S %Y as written, and no merge in progress.
+    let result = try TestSupport.prefs([
+      "merge", folder.path("current"), folder.path("base"), folder.path("other"), "--path", "config/window.yaml",
+      "--marker-size", "9", "-L", "%X", "-L", "%S", "-L", "%Y", "--conflicts", folder.path("conflicts.yaml"),
+    ])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr == """
+        prefs: conflict: config/window.yaml: theme: base "light", HEAD "dark", theirs "solarized"
+        prefs: config/window.yaml: 1 conflict between HEAD and theirs, marked with <<<<<<<<< and >>>>>>>>>
+
+        """)
+    #expect(
+      try folder.read("current").contains(
+        "<<<<<<<<< HEAD\ntheme: dark\n=========\ntheme: solarized\n>>>>>>>>> theirs\n"))
+    #expect(try folder.read("conflicts.yaml").hasPrefix("- file: config/window.yaml\n  path: theme\n"))
+    let bad = try TestSupport.prefs([
+      "merge", folder.path("current"), folder.path("base"), folder.path("other"), "--marker-size", "0",
+    ])
+    #expect(bad.status == 64)
+  }
+
   @Test func aBinaryPlistKeepsCurrentsValueAtAConflict() throws {
     let folder = try TestFolder()
     try folder.write("base.json", #"{"width": 800, "theme": "light", "list": [1, 2, 3]}"#)
@@ -132,6 +159,15 @@ import Testing
       try folder.read("current.yaml")
         == "a: [1,\n<<<<<<< \(folder.path("current.yaml"))\nb: 2\n=======\nb: 3\n>>>>>>> \(folder.path("other.yaml"))\n"
     )
+    // Without git, a clear error, and nothing changed.
+    try folder.write("current.yaml", "a: [1,\nb: 2\n")
+    let alone = try TestSupport.prefs(
+      ["merge", folder.path("current.yaml"), folder.path("base.yaml"), folder.path("other.yaml")],
+      environment: ["PATH": folder.path("no-such-folder")])
+    #expect(alone.status == 65)
+    #expect(alone.stderr.hasPrefix("prefs: error: \(folder.path("current.yaml")):3:1: "), "\(alone.stderr)")
+    #expect(alone.stderr.contains("\nhint: the lines cannot be merged instead, as git merge-file would, without git"))
+    #expect(try folder.read("current.yaml") == "a: [1,\nb: 2\n")
     let missing = try TestSupport.prefs([
       "merge", folder.path("current.yaml"), folder.path("none.yaml"), folder.path("other.yaml"),
     ])

@@ -69,19 +69,23 @@ extension Git {
     return (output, status)
   }
 
-  /// What git (before 2.44, whose merge drivers get no labels) calls the other side
-  /// and the base in a `git merge`'s conflict markers: the branch it set in
-  /// `GITHEAD_<commit>` for the merge, and the merge base's short name ("merged common
-  /// ancestors" when there are several). Nil when no merge named one.
-  func mergeLabels() throws -> (other: String, base: String?)? {
+  /// The branch a `git merge` is merging, as git (before 2.44, whose merge drivers get
+  /// no labels) names it in its conflict markers: the one git set in
+  /// `GITHEAD_<commit>` for the merge, with that commit. Nil when no merge named one.
+  static func mergedBranch() -> (name: String, commit: String)? {
     let heads = ProcessInfo.processInfo.environment.filter { $0.key.hasPrefix("GITHEAD_") }
     guard heads.count == 1, let (key, name) = heads.first else { return nil }
-    let commit = String(key.dropFirst("GITHEAD_".count))
+    return (name, String(key.dropFirst("GITHEAD_".count)))
+  }
+
+  /// What git's markers call the base of a merge of `commit` into HEAD: the merge
+  /// base's short name, or "merged common ancestors" when there are several.
+  func mergeBaseLabel(with commit: String) throws -> String? {
     let bases = try run(["merge-base", "--all", "HEAD", commit])?.split(separator: "\n") ?? []
     switch bases.count {
-    case 0: return (name, nil)
-    case 1: return (name, try run(["rev-parse", "--short", String(bases[0])]))
-    default: return (name, "merged common ancestors")
+    case 0: return nil
+    case 1: return try run(["rev-parse", "--short", String(bases[0])])
+    default: return "merged common ancestors"
     }
   }
 }

@@ -5,8 +5,11 @@ import PrefsKit
 struct MergeNames {
   /// After `<<<<<<<`: CURRENT's label.
   let current: String
-  /// After `|||||||` (diff3 style): BASE's label.
-  let base: String
+  /// After `|||||||` (diff3 style): BASE's label, when `-L` gives it or git is not
+  /// running the merge (see ``base()``).
+  private let givenBase: String?
+  /// The commit git is merging, whose merge base names BASE.
+  private let mergedCommit: String?
   /// After `>>>>>>>`: OTHER's label.
   let other: String
   /// Whether the sides have names of their own (from `-L`, or git's when it runs the
@@ -16,14 +19,21 @@ struct MergeNames {
   /// The names `-L` gives (CURRENT's, BASE's, OTHER's); the rest as git names them when
   /// it runs the merge (`asDriver`), else the files' names. A label git left as
   /// written (`%X`, `%S`, `%Y`, which git expands only from 2.44 on) is no label.
-  init(_ labels: [String], paths: (current: String, base: String, other: String), asDriver: Bool) throws {
+  init(_ labels: [String], paths: (current: String, base: String, other: String), asDriver: Bool) {
     let given = labels.map { $0.count == 2 && $0.hasPrefix("%") ? nil : $0 }
     func label(_ index: Int) -> String? { index < given.count ? given[index] : nil }
-    let fromGit = asDriver && (label(1) == nil || label(2) == nil) ? try? Git().mergeLabels() : nil
+    let merged = asDriver ? Git.mergedBranch() : nil
     current = label(0) ?? (asDriver ? "HEAD" : displayName(paths.current))
-    base = label(1) ?? (asDriver ? fromGit?.base ?? "base" : displayName(paths.base))
-    other = label(2) ?? (asDriver ? fromGit?.other ?? "theirs" : displayName(paths.other))
+    other = label(2) ?? (asDriver ? merged?.name ?? "theirs" : displayName(paths.other))
+    givenBase = label(1) ?? (asDriver ? nil : displayName(paths.base))
+    mergedCommit = merged?.commit
     named = asDriver || given.contains { $0 != nil }
+  }
+
+  /// BASE's label; only a line merge shows it, so git is asked for it only then.
+  func base() -> String {
+    if let givenBase { return givenBase }
+    return mergedCommit.flatMap { commit in (try? Git().mergeBaseLabel(with: commit)).flatMap { $0 } } ?? "base"
   }
 
   /// CURRENT in messages.

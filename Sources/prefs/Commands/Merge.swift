@@ -93,7 +93,7 @@ enum Merge {
     let realPath = arguments.value(path)
     // Messages name the file by its path in the repository when git gives it.
     let name = realPath ?? displayName(paths.current)
-    let names = try MergeNames(arguments.all(label), paths: paths, asDriver: realPath != nil)
+    let names = MergeNames(arguments.all(label), paths: paths, asDriver: realPath != nil)
     if let realPath { options.arrayKeys += repositoryArrayKeys(for: realPath, console: console) }
 
     let readOptions = try arguments.readOptions()
@@ -147,7 +147,8 @@ enum Merge {
       let count = (conflicts.count == 1 ? "1 conflict" : "\(conflicts.count) conflicts") + names.between
       console.err(
         merged.hasMarkers
-          ? "prefs: \(outputName): \(count), marked with <<<<<<< and >>>>>>>"
+          ? "prefs: \(outputName): \(count), marked with \(String(repeating: "<", count: size)) and "
+            + String(repeating: ">", count: size)
           : "prefs: \(outputName): \(count); a \(merged.format.name) file cannot hold conflict markers, "
             + "so \(names.keptSide)'s values were kept")
     }
@@ -181,7 +182,7 @@ enum Merge {
         hints: ["the lines cannot be merged instead, as git merge-file would, without git on the PATH and three files"])
     }
     let (data, conflicts) = try git.mergeFile(
-      current: paths.current, base: paths.base, other: paths.other, labels: [names.current, names.base, names.other],
+      current: paths.current, base: paths.base, other: paths.other, labels: [names.current, names.base(), names.other],
       markerSize: markerSize)
     try write(data)
     let count = conflicts == 0 ? "" : conflicts == 1 ? ", with 1 conflict" : ", with \(conflicts) conflicts"
