@@ -255,54 +255,56 @@ import Testing
 
   @Test(arguments: ["com.apple.dock.plist\n", "a b=c\n*.plist apps\n"])
   func aBadLineOfTheIdentityFileIsASyntaxErrorAtItsLine(text: String) throws {
-    do {
-      _ = try MergeIdentityFile(text, file: "repo/.prefs-merge")
-      Issue.record("read \(text)")
-    } catch let error as PrefsError {
-      guard case .syntax(format: MergeIdentityFile.name, stage: .parser, _) = error.kind else {
-        Issue.record("\(error.kind)")
-        return
-      }
-      #expect(error.file == "repo/.prefs-merge")
-      #expect(error.position == .lineColumn(line: text.hasPrefix("a") ? 2 : 1, column: 1))
-    }
+    let error = try #require(throws: PrefsError.self) { try MergeIdentityFile(text, file: "repo/.prefs-merge") }
+    #expect(Self.isSyntax(error.kind, format: MergeIdentityFile.name))
+    #expect(error.file == "repo/.prefs-merge")
+    #expect(error.position == .lineColumn(line: text.hasPrefix("a") ? 2 : 1, column: 1))
   }
 
   // MARK: Merging files
 
+  static func isSyntax(_ kind: PrefsError.Kind, format: String) -> Bool {
+    if case .syntax(format, _, _) = kind { return true }
+    return false
+  }
+
+  static func refusal(_ outcome: FileMerge.Outcome) -> FileMerge.Refusal? {
+    if case .byLines(let refusal) = outcome { return refusal }
+    return nil
+  }
+
+  static func merged(_ outcome: FileMerge.Outcome) -> FileMerge.Merged? {
+    if case .merged(let merged) = outcome { return merged }
+    return nil
+  }
+
+  static func version(_ text: String, _ name: String) -> FileMerge.Version {
+    FileMerge.Version(Data(text.utf8), path: "s.yaml", name: name)
+  }
+
   @Test func aFileMergeRefusesWhatDoesNotReadNamingTheSide() throws {
-    func version(_ text: String, _ name: String) -> FileMerge.Version {
-      FileMerge.Version(Data(text.utf8), path: "s.yaml", name: name)
-    }
-    let unknownTag = try FileMerge.merge(
-      current: version("a: 1\n", "current"), base: version("a: 0\n", "base"),
-      other: version("a: !ruby/regexp /x/\n", "other"))
-    guard case .byLines(let refusal) = unknownTag else {
-      Issue.record("merged by value")
-      return
-    }
-    #expect(refusal.side == .other)
-    #expect(refusal.error.file == "other")
-    guard case .syntax(format: "yaml", _, _) = refusal.error.kind else {
-      Issue.record("\(refusal.error.kind)")
-      return
-    }
-    let duplicate = try FileMerge.merge(
-      current: version("a: 1\na: 2\n", "current"), base: version("a: 0\n", "base"), other: version("a: 3\n", "other"))
-    guard case .byLines(let refused) = duplicate, case .duplicateKey("a") = refused.error.kind else {
-      Issue.record("\(duplicate)")
-      return
-    }
-    #expect(refused.side == .current)
-    let clean = try FileMerge.merge(
-      current: version("a: 1\nb: 0\n", "current"), base: version("a: 0\nb: 0\n", "base"),
-      other: version("a: 0\nb: 1\n", "other"))
-    guard case .merged(let merged) = clean else {
-      Issue.record("\(clean)")
-      return
-    }
-    #expect(String(decoding: merged.data, as: UTF8.self) == "a: 1\nb: 1\n")
-    #expect(!merged.hasMarkers)
+    let unknownTag = try #require(
+      Self.refusal(
+        try FileMerge.merge(
+          current: Self.version("a: 1\n", "current"), base: Self.version("a: 0\n", "base"),
+          other: Self.version("a: !ruby/regexp /x/\n", "other"))))
+    #expect(unknownTag.side == .other)
+    #expect(unknownTag.error.file == "other")
+    #expect(Self.isSyntax(unknownTag.error.kind, format: "yaml"))
+    let duplicate = try #require(
+      Self.refusal(
+        try FileMerge.merge(
+          current: Self.version("a: 1\na: 2\n", "current"), base: Self.version("a: 0\n", "base"),
+          other: Self.version("a: 3\n", "other"))))
+    #expect(duplicate.side == .current)
+    #expect(duplicate.error.kind == .duplicateKey("a"))
+    let clean = try #require(
+      Self.merged(
+        try FileMerge.merge(
+          current: Self.version("a: 1\nb: 0\n", "current"), base: Self.version("a: 0\nb: 0\n", "base"),
+          other: Self.version("a: 0\nb: 1\n", "other"))))
+    #expect(String(decoding: clean.data, as: UTF8.self) == "a: 1\nb: 1\n")
+    #expect(!clean.hasMarkers)
   }
 
   @Test func gitTakesAFileWithANulByteInItsFirst8000BytesForBinary() {
