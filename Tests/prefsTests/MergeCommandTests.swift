@@ -81,7 +81,7 @@ import Testing
         """)
     #expect(
       try folder.read("conflicts.yaml") == """
-        - file: \(folder.path("current.yaml"))
+        - file: \(folder.path("merged.yaml"))
           path: theme
           base: light
           current: dark

@@ -154,7 +154,8 @@ enum Merge {
     }
     if let file = arguments.value(conflictsFile) {
       try Documents.write(
-        conflictList(conflicts, file: name, names: names), format: .yaml, to: file, options: WriteOptions(),
+        conflictList(conflicts, file: output == "-" ? name : outputName, names: names), format: .yaml, to: file,
+        options: WriteOptions(),
         console: console)
     }
     return conflicts.isEmpty ? Console.Status.success : Console.Status.different
