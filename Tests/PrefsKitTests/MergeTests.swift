@@ -278,31 +278,24 @@ import Testing
     return nil
   }
 
-  static func version(_ text: String, _ name: String) -> FileMerge.Version {
-    FileMerge.Version(Data(text.utf8), path: "s.yaml", name: name)
+  /// The merge of three YAML texts, each version named by its side.
+  static func fileMerge(_ current: String, _ base: String, _ other: String) throws -> FileMerge.Outcome {
+    func version(_ text: String, _ name: String) -> FileMerge.Version {
+      FileMerge.Version(Data(text.utf8), path: "s.yaml", name: name)
+    }
+    return try FileMerge.merge(
+      current: version(current, "current"), base: version(base, "base"), other: version(other, "other"))
   }
 
   @Test func aFileMergeRefusesWhatDoesNotReadNamingTheSide() throws {
-    let unknownTag = try #require(
-      Self.refusal(
-        try FileMerge.merge(
-          current: Self.version("a: 1\n", "current"), base: Self.version("a: 0\n", "base"),
-          other: Self.version("a: !ruby/regexp /x/\n", "other"))))
+    let unknownTag = try #require(Self.refusal(try Self.fileMerge("a: 1\n", "a: 0\n", "a: !ruby/regexp /x/\n")))
     #expect(unknownTag.side == .other)
     #expect(unknownTag.error.file == "other")
     #expect(Self.isSyntax(unknownTag.error.kind, format: "yaml"))
-    let duplicate = try #require(
-      Self.refusal(
-        try FileMerge.merge(
-          current: Self.version("a: 1\na: 2\n", "current"), base: Self.version("a: 0\n", "base"),
-          other: Self.version("a: 3\n", "other"))))
+    let duplicate = try #require(Self.refusal(try Self.fileMerge("a: 1\na: 2\n", "a: 0\n", "a: 3\n")))
     #expect(duplicate.side == .current)
     #expect(duplicate.error.kind == .duplicateKey("a"))
-    let clean = try #require(
-      Self.merged(
-        try FileMerge.merge(
-          current: Self.version("a: 1\nb: 0\n", "current"), base: Self.version("a: 0\nb: 0\n", "base"),
-          other: Self.version("a: 0\nb: 1\n", "other"))))
+    let clean = try #require(Self.merged(try Self.fileMerge("a: 1\nb: 0\n", "a: 0\nb: 0\n", "a: 0\nb: 1\n")))
     #expect(String(decoding: clean.data, as: UTF8.self) == "a: 1\nb: 1\n")
     #expect(!clean.hasMarkers)
   }

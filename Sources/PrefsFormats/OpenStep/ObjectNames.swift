@@ -30,7 +30,7 @@ public struct ObjectNames: Sendable {
       var end = open
       while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
       var start = end
-      while start > 0, Self.isWordByte(bytes[start - 1]) { start -= 1 }
+      while start > 0, OpenStepReader.isUnquoted(bytes[start - 1]) { start -= 1 }
       guard start < end, let id = String(validating: bytes[start..<end], as: UTF8.self),
         let name = String(validating: bytes[(open + 2)..<close], as: UTF8.self)
       else { continue }
@@ -38,17 +38,6 @@ public struct ObjectNames: Sendable {
       if !trimmed.isEmpty, !trimmed.contains("\n"), names[id] == nil { names[id] = trimmed }
     }
     self.names = names
-  }
-
-  /// A byte of an unquoted OpenStep word.
-  private static func isWordByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "$"),
-      UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: ":"):
-      true
-    default: false
-    }
   }
 
   /// YAML text (as the YAML writer writes it, one key or item a line) with ` # name`
