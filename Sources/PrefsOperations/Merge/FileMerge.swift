@@ -63,7 +63,7 @@ public enum FileMerge {
     public let notes: [String]
   }
 
-  /// What ``merge(current:base:other:readOptions:options:labels:warnings:)`` gives.
+  /// What ``merge(current:base:other:readOptions:options:labels:dropNulls:warnings:)`` gives.
   public enum Outcome: Sendable {
     /// Merged by value.
     case merged(Merged)
@@ -73,11 +73,13 @@ public enum FileMerge {
 
   /// Merges the changes from `base` to `other` into `current` by value, or says why
   /// that is not possible. Only errors of bad input (what a reader refuses, what a
-  /// writer cannot hold) are a ``Refusal``; others are thrown.
+  /// writer cannot hold, such as a null in a plist) are a ``Refusal``; others are
+  /// thrown. With `dropNulls`, a plist leaves out the nulls the merge brings it (each
+  /// with a warning) instead.
   public static func merge(
     current: Version, base: Version, other: Version, readOptions: ReadOptions = ReadOptions(),
     options: ThreeWayMerge.Options = ThreeWayMerge.Options(), labels: ConflictMarkers.Labels = .init(),
-    warnings: Warnings = Warnings()
+    dropNulls: Bool = false, warnings: Warnings = Warnings()
   ) throws -> Outcome {
     let value: PrefValue
     let format: Format
@@ -97,7 +99,8 @@ public enum FileMerge {
         return .byLines(Refusal(side: side, error: error.inFile(version.name)))
       }
     }
-    let result = ThreeWayMerge.merge(base: values[0], current: value, other: values[1], options: options)
+    var result = ThreeWayMerge.merge(base: values[0], current: value, other: values[1], options: options)
+    if format.isPlist, dropNulls { result.value = result.value.droppingNulls(warnings: warnings) }
     do {
       guard let document else {
         // A binary plist has no text to patch: it is written whole.

@@ -53,7 +53,9 @@ enum Merge {
       ArgumentSpec(name: "BASE", help: "The common ancestor."),
       ArgumentSpec(name: "OTHER", help: "Their version, whose changes are merged in."),
     ],
-    options: [Options.output, arrayKey, conflictsFile, label, path, markerSize, Options.yamlVersion],
+    options: [
+      Options.output, arrayKey, conflictsFile, label, path, markerSize, Options.dropNulls, Options.yamlVersion,
+    ],
     examples: [
       ("prefs merge ours.plist base.plist theirs.plist", "Merge their changes into ours.plist."),
       (
@@ -113,7 +115,7 @@ enum Merge {
     let outcome = try FileMerge.merge(
       current: versions.current, base: versions.base, other: versions.other, readOptions: readOptions,
       options: options, labels: ConflictMarkers.Labels(current: names.current, other: names.other, markerSize: size),
-      warnings: writeWarnings)
+      dropNulls: arguments.dropsNulls, warnings: writeWarnings)
     for version in [versions.current, versions.base, versions.other] {
       console.report(version.warnings, file: version.name)
     }
