@@ -157,7 +157,8 @@ import Testing
       .array([item(1, 1), item(2, 1), item(3, 1)]), .array([item(3, 1), item(1, 1), item(2, 1)]),
       .array([item(1, 2), item(2, 1), item(3, 5), item(4, 1)]))
     #expect(result.conflicts.isEmpty)
-    #expect(result.value == .array([item(3, 5), item(4, 1), item(1, 2), item(2, 1)]))
+    // The item OTHER appended stays at the end, wherever CURRENT moved the one before it.
+    #expect(result.value == .array([item(3, 5), item(1, 2), item(2, 1), item(4, 1)]))
   }
 
   @Test func anArrayKeyOptionNamesANestedIdentityField() throws {
@@ -172,8 +173,137 @@ import Testing
     #expect(result.conflicts.isEmpty)
     #expect(
       result.value == ["persistent-apps": .array([tile("d", "D"), tile("b", "B"), tile("a", "Apple"), tile("c", "C")])])
-    // By value alone, the moved item and the renamed one clash.
-    #expect(!Self.merge(base, current, other).conflicts.isEmpty)
+    // The Dock's arrays need no option: their identity is built in.
+    #expect(Self.merge(base, current, other).value == result.value)
+    // Elsewhere, by value alone, the moved item and the renamed one clash.
+    func renamed(_ value: PrefValue) -> PrefValue { ["tiles": value.dictionaryValue!["persistent-apps"]!] }
+    #expect(!Self.merge(renamed(base), renamed(current), renamed(other)).conflicts.isEmpty)
+  }
+
+  @Test func theDocksTilesMatchByBundleIdentifierThenByGUID() {
+    func app(_ id: String, guid: Int) -> PrefValue {
+      ["GUID": .integer(Int64(guid)), "tile-data": ["bundle-identifier": .string(id)]]
+    }
+    func folder(_ label: String, guid: Int) -> PrefValue {
+      ["GUID": .integer(Int64(guid)), "tile-data": ["file-label": .string(label)]]
+    }
+    // OTHER's Dock numbered its tiles anew and added an app; CURRENT added another.
+    let base: PrefValue = ["persistent-apps": .array([app("mail", guid: 1), app("safari", guid: 2)])]
+    let current: PrefValue = [
+      "persistent-apps": .array([app("mail", guid: 1), app("safari", guid: 2), app("notes", guid: 3)])
+    ]
+    let other: PrefValue = [
+      "persistent-apps": .array([app("mail", guid: 11), app("safari", guid: 12), app("music", guid: 13)])
+    ]
+    let apps = Self.merge(base, current, other)
+    #expect(apps.conflicts.isEmpty)
+    #expect(
+      apps.value == [
+        "persistent-apps": .array([
+          app("mail", guid: 11), app("safari", guid: 12), app("notes", guid: 3), app("music", guid: 13),
+        ])
+      ])
+    // Folders and files have no bundle identifier: their GUIDs name them.
+    let others = Self.merge(
+      ["persistent-others": .array([folder("Downloads", guid: 5)])],
+      ["persistent-others": .array([folder("Downloads", guid: 5), folder("Documents", guid: 6)])],
+      ["persistent-others": .array([folder("Downloads 2", guid: 5)])])
+    #expect(others.conflicts.isEmpty)
+    #expect(
+      others.value == ["persistent-others": .array([folder("Downloads 2", guid: 5), folder("Documents", guid: 6)])])
+  }
+
+  @Test func anItemOtherAppendedAtTheEndStaysAtTheEnd() {
+    func item(_ id: String) -> PrefValue { ["id": .string(id)] }
+    let result = Self.merge(
+      .array([item("a"), item("b")]), .array([item("a"), item("b"), item("mine")]),
+      .array([item("a"), item("b"), item("theirs")]))
+    #expect(result.conflicts.isEmpty)
+    #expect(result.value == .array([item("a"), item("b"), item("mine"), item("theirs")]))
+    // One inserted between two items stays after the one before it.
+    let between = Self.merge(
+      .array([item("a"), item("b")]), .array([item("a"), item("b"), item("mine")]),
+      .array([item("a"), item("theirs"), item("b")]))
+    #expect(between.value == .array([item("a"), item("theirs"), item("b"), item("mine")]))
+  }
+
+  // MARK: The repository's identity file
+
+  @Test func theIdentityFileMapsPathGlobsToArrayKeys() throws {
+    let file = try MergeIdentityFile(
+      """
+      # files    arrays
+      com.apple.dock.plist   persistent-apps=tile-data.file-label
+      config/*.json  servers=host	users.*.keys=fingerprint
+
+      /top.yaml list=name
+      deep/**/x.yaml list=id
+      """)
+    #expect(file.rules.count == 4)
+    func keys(_ path: String) -> [String] {
+      file.arrayKeys(for: path).map { "\($0.array)=\($0.field.joined(separator: "."))" }
+    }
+    #expect(keys("com.apple.dock.plist") == ["persistent-apps=tile-data.file-label"])
+    #expect(keys("backup/com.apple.dock.plist") == ["persistent-apps=tile-data.file-label"])
+    #expect(keys("config/app.json") == ["servers=host", "users.*.keys=fingerprint"])
+    #expect(keys("config/sub/app.json").isEmpty, "* stays within a folder")
+    #expect(keys("top.yaml") == ["list=name"])
+    #expect(keys("sub/top.yaml").isEmpty, "a leading / anchors the glob at the root")
+    #expect(keys("deep/a/b/x.yaml") == ["list=id"])
+    #expect(keys("other.plist").isEmpty)
+  }
+
+  @Test(arguments: ["com.apple.dock.plist\n", "a b=c\n*.plist apps\n"])
+  func aBadLineOfTheIdentityFileIsASyntaxErrorAtItsLine(text: String) throws {
+    let error = try #require(throws: PrefsError.self) { try MergeIdentityFile(text, file: "repo/.prefs-merge") }
+    #expect(Self.isSyntax(error.kind, format: MergeIdentityFile.name))
+    #expect(error.file == "repo/.prefs-merge")
+    #expect(error.position == .lineColumn(line: text.hasPrefix("a") ? 2 : 1, column: 1))
+  }
+
+  // MARK: Merging files
+
+  static func isSyntax(_ kind: PrefsError.Kind, format: String) -> Bool {
+    if case .syntax(format, _, _) = kind { return true }
+    return false
+  }
+
+  static func refusal(_ outcome: FileMerge.Outcome) -> FileMerge.Refusal? {
+    if case .byLines(let refusal) = outcome { return refusal }
+    return nil
+  }
+
+  static func merged(_ outcome: FileMerge.Outcome) -> FileMerge.Merged? {
+    if case .merged(let merged) = outcome { return merged }
+    return nil
+  }
+
+  /// The merge of three YAML texts, each version named by its side.
+  static func fileMerge(_ current: String, _ base: String, _ other: String) throws -> FileMerge.Outcome {
+    func version(_ text: String, _ name: String) -> FileMerge.Version {
+      FileMerge.Version(Data(text.utf8), path: "s.yaml", name: name)
+    }
+    return try FileMerge.merge(
+      current: version(current, "current"), base: version(base, "base"), other: version(other, "other"))
+  }
+
+  @Test func aFileMergeRefusesWhatDoesNotReadNamingTheSide() throws {
+    let unknownTag = try #require(Self.refusal(try Self.fileMerge("a: 1\n", "a: 0\n", "a: !ruby/regexp /x/\n")))
+    #expect(unknownTag.side == .other)
+    #expect(unknownTag.error.file == "other")
+    #expect(Self.isSyntax(unknownTag.error.kind, format: "yaml"))
+    let duplicate = try #require(Self.refusal(try Self.fileMerge("a: 1\na: 2\n", "a: 0\n", "a: 3\n")))
+    #expect(duplicate.side == .current)
+    #expect(duplicate.error.kind == .duplicateKey("a"))
+    let clean = try #require(Self.merged(try Self.fileMerge("a: 1\nb: 0\n", "a: 0\nb: 0\n", "a: 0\nb: 1\n")))
+    #expect(String(decoding: clean.data, as: UTF8.self) == "a: 1\nb: 1\n")
+    #expect(!clean.hasMarkers)
+  }
+
+  @Test func gitTakesAFileWithANulByteInItsFirst8000BytesForBinary() {
+    #expect(FileMerge.isBinary(Data("bplist00".utf8) + [0]))
+    #expect(!FileMerge.isBinary(Data("a: 1\n".utf8)))
+    #expect(!FileMerge.isBinary(Data(repeating: 0x61, count: 8_000) + [0]))
   }
 
   @Test func anItemWhoseIdentityChangedInPlaceIsStillThatItem() {

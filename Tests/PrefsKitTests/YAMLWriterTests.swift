@@ -41,7 +41,14 @@ extension YAMLCodecTests {
       (.string("trail "), "\"trail \""), (.string("1.0"), "\"1.0\""), (.string("a: b"), "\"a: b\""),
       (.string("tab\there"), "\"tab\\there\""), (.string("say \"hi\""), "say \"hi\""),
       (.string("\"hi\""), "\"\\\"hi\\\"\""), (.string("back\\slash"), "back\\slash"),
-      (.string("\u{1F600}"), "\"\\U0001F600\""), (.string("bell\u{7}"), "\"bell\\a\""),
+      (.string("bell\u{7}"), "\"bell\\a\""),
+      // Characters outside the BMP as themselves, in every style; the private use
+      // characters the writer's stand-ins are made of stay themselves too.
+      (.string("\u{1F600}"), "\u{1F600}"), (.string("party \u{1F389} time"), "party \u{1F389} time"),
+      (.string("\u{1F389}: x"), "\"\u{1F389}: x\""), (.string("\"\u{1F389}\""), "\"\\\"\u{1F389}\\\"\""),
+      (.string("a \u{1F389}\nb\n"), "|\n  a \u{1F389}\n  b"), (.string("\u{10FFFF}\u{10000}"), "\u{10FFFF}\u{10000}"),
+      (.string("\u{E000}\u{E3FF}\u{E400}\u{E401}\u{1F389}"), "\u{E000}\u{E3FF}\u{E400}\u{E401}\u{1F389}"),
+      (.string("\u{E400}\u{1F389}"), "\u{E400}\u{1F389}"),
       // Multi-line: literal blocks when they read back exactly.
       (.string("a\nb"), "|-\n  a\n  b"), (.string("a\nb\n"), "|\n  a\n  b"),
       (.string("a\nb\n\n"), "|+\n  a\n  b\n\n..."),

@@ -59,8 +59,8 @@ import Testing
     #expect(result.stdout == "")
     #expect(
       result.stderr == """
-        prefs: conflict: \(folder.path("merged.yaml")): theme: base "light", current "dark", other "solarized"
-        prefs: \(folder.path("merged.yaml")): 1 conflict, marked with <<<<<<< and >>>>>>>
+        prefs: conflict: \(folder.path("merged.yaml")): theme: base "light", HEAD "dark", topic "solarized"
+        prefs: \(folder.path("merged.yaml")): 1 conflict between HEAD and topic, marked with <<<<<<< and >>>>>>>
 
         """)
     #expect(try folder.read("current.yaml") == before)
@@ -81,12 +81,42 @@ import Testing
         """)
     #expect(
       try folder.read("conflicts.yaml") == """
-        - path: theme
+        - file: \(folder.path("merged.yaml"))
+          path: theme
           base: light
           current: dark
           other: solarized
+          current-label: HEAD
+          other-label: topic
 
         """)
+  }
+
+  @Test func asGitsDriverTheMarkersAndMessagesNameThePathAndTheSides() throws {
+    let folder = try TestFolder()
+    try folder.write("base", Self.base)
+    try folder.write("current", Self.base.replacingOccurrences(of: "theme: light", with: "theme: dark"))
+    try folder.write("other", Self.base.replacingOccurrences(of: "theme: light", with: "theme: solarized"))
+    // As git before 2.44 runs it: %X %S %Y as written, and no merge in progress.
+    let result = try TestSupport.prefs([
+      "merge", folder.path("current"), folder.path("base"), folder.path("other"), "--path", "config/window.yaml",
+      "--marker-size", "9", "-L", "%X", "-L", "%S", "-L", "%Y", "--conflicts", folder.path("conflicts.yaml"),
+    ])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr == """
+        prefs: conflict: config/window.yaml: theme: base "light", HEAD "dark", theirs "solarized"
+        prefs: config/window.yaml: 1 conflict between HEAD and theirs, marked with <<<<<<<<< and >>>>>>>>>
+
+        """)
+    #expect(
+      try folder.read("current").contains(
+        "<<<<<<<<< HEAD\ntheme: dark\n=========\ntheme: solarized\n>>>>>>>>> theirs\n"))
+    #expect(try folder.read("conflicts.yaml").hasPrefix("- file: config/window.yaml\n  path: theme\n"))
+    let bad = try TestSupport.prefs([
+      "merge", folder.path("current"), folder.path("base"), folder.path("other"), "--marker-size", "0",
+    ])
+    #expect(bad.status == 64)
   }
 
   @Test func aBinaryPlistKeepsCurrentsValueAtAConflict() throws {
@@ -112,17 +142,32 @@ import Testing
     #expect(merged.stdout == #"{"width":1024,"theme":"dark","list":[0,1,2,3,4],"new":true}"# + "\n")
   }
 
-  @Test func anUnreadableInputExits65AndChangesNothing() throws {
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func anInputThatDoesNotReadIsMergedLineByLineAsGitMergeFileDoes() throws {
     let folder = try TestFolder()
-    try folder.write("base.yaml", "a: [1,\n")
-    try folder.write("current.yaml", "a: 1\n")
-    try folder.write("other.yaml", "a: 2\n")
+    try folder.write("base.yaml", "a: [1,\nb: 1\n")
+    try folder.write("current.yaml", "a: [1,\nb: 2\n")
+    try folder.write("other.yaml", "a: [1,\nb: 3\n")
     let result = try TestSupport.prefs([
       "merge", folder.path("current.yaml"), folder.path("base.yaml"), folder.path("other.yaml"),
     ])
-    #expect(result.status == 65)
-    #expect(result.stderr.hasPrefix("prefs: error: \(folder.path("base.yaml")):"))
-    #expect(try folder.read("current.yaml") == "a: 1\n")
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.hasPrefix("prefs: \(folder.path("current.yaml")):3:1: ")
+        && result.stderr.hasSuffix("; merged line by line, as git does, with 1 conflict\n"), "\(result.stderr)")
+    #expect(
+      try folder.read("current.yaml")
+        == "a: [1,\n<<<<<<< \(folder.path("current.yaml"))\nb: 2\n=======\nb: 3\n>>>>>>> \(folder.path("other.yaml"))\n"
+    )
+    // Without git, a clear error, and nothing changed.
+    try folder.write("current.yaml", "a: [1,\nb: 2\n")
+    let alone = try TestSupport.prefs(
+      ["merge", folder.path("current.yaml"), folder.path("base.yaml"), folder.path("other.yaml")],
+      environment: ["PATH": folder.path("no-such-folder")])
+    #expect(alone.status == 65)
+    #expect(alone.stderr.hasPrefix("prefs: error: \(folder.path("current.yaml")):3:1: "), "\(alone.stderr)")
+    #expect(alone.stderr.contains("\nhint: the lines cannot be merged instead, as git merge-file would, without git"))
+    #expect(try folder.read("current.yaml") == "a: [1,\nb: 2\n")
     let missing = try TestSupport.prefs([
       "merge", folder.path("current.yaml"), folder.path("none.yaml"), folder.path("other.yaml"),
     ])
@@ -150,8 +195,8 @@ import Testing
       "--array-key", "persistent-apps=tile-data.bundle-identifier",
     ])
     #expect(result.status == 0, "\(result.stderr)")
-    // The new tile goes after the one before it in OTHER.
-    #expect(result.stdout == dock([("b", "B"), ("c", "C"), ("a", "Apple")]))
+    // The tile OTHER appended stays at the end.
+    #expect(result.stdout == dock([("b", "B"), ("a", "Apple"), ("c", "C")]))
   }
 
   // MARK: git
@@ -195,6 +240,8 @@ import Testing
   }
 
   static let git = TestSupport.executable(named: "git")
+  /// The merge driver git-setup installs.
+  static let driver = "prefs merge %A %O %B --path %P --marker-size %L -L %X -L %S -L %Y"
 
   /// Two branches of one repository: each changes other keys of a binary plist and
   /// neighbouring lines of a YAML file. Returns the result of merging them.
@@ -253,16 +300,19 @@ import Testing
     #expect(first.status == 0)
     #expect(
       first.stdout == """
-        set diff.prefs.textconv = prefs textconv in the repository's git config
+        set diff.prefs.textconv = prefs textconv --binary-only in the repository's git config
         set merge.prefs.name = prefs: structural merge of plists, YAML and JSON in the repository's git config
-        set merge.prefs.driver = prefs merge %A %O %B in the repository's git config
+        set merge.prefs.driver = \(Self.driver) in the repository's git config
         added '*.plist diff=prefs merge=prefs' to \(repo.path(".gitattributes"))
-        added '*.pbxproj diff=prefs merge=prefs' to \(repo.path(".gitattributes"))
-        added '*.yaml diff=prefs merge=prefs' to \(repo.path(".gitattributes"))
-        added '*.json diff=prefs merge=prefs' to \(repo.path(".gitattributes"))
+        added '*.pbxproj merge=prefs' to \(repo.path(".gitattributes"))
+        added '*.yaml merge=prefs' to \(repo.path(".gitattributes"))
+        added '*.json merge=prefs' to \(repo.path(".gitattributes"))
 
         """)
-    #expect(try repo.run(["config", "merge.prefs.driver"]).stdout == "prefs merge %A %O %B\n")
+    #expect(try repo.run(["config", "merge.prefs.driver"]).stdout == Self.driver + "\n")
+    #expect(
+      try repo.run(["check-attr", "merge", "diff", "--", "a/b.yaml"]).stdout
+        == "a/b.yaml: merge: prefs\na/b.yaml: diff: unspecified\n")
     #expect(
       try repo.run(["check-attr", "merge", "diff", "--", "a/b.plist"]).stdout
         == "a/b.plist: merge: prefs\na/b.plist: diff: prefs\n")
@@ -285,10 +335,8 @@ import Testing
     let repo = try Repository(git: try #require(Self.git))
     let result = try repo.prefs(["git-setup", "--global"])
     #expect(result.status == 0)
-    #expect(try repo.folder.read("gitconfig").contains("driver = prefs merge %A %O %B"))
-    #expect(
-      try repo.folder.read(".config/git/attributes")
-        == "*.plist diff=prefs merge=prefs\n*.pbxproj diff=prefs merge=prefs\n")
+    #expect(try repo.folder.read("gitconfig").contains("driver = \(Self.driver)"))
+    #expect(try repo.folder.read(".config/git/attributes") == "*.plist diff=prefs merge=prefs\n*.pbxproj merge=prefs\n")
     #expect(!FileManager.default.fileExists(atPath: repo.path(".gitattributes")))
     #expect(try repo.run(["check-attr", "merge", "--", "x.pbxproj"]).stdout == "x.pbxproj: merge: prefs\n")
     #expect(try repo.prefs(["git-setup", "--global", "--remove"]).status == 0)
@@ -309,7 +357,7 @@ import Testing
     try latin1.write(to: URL(fileURLWithPath: repo.path(".gitattributes")))
     #expect(try repo.prefs(["git-setup"]).status == 0)
     let added = try Data(contentsOf: URL(fileURLWithPath: repo.path(".gitattributes")))
-    #expect(added == latin1 + Data("*.plist diff=prefs merge=prefs\n*.pbxproj diff=prefs merge=prefs\n".utf8))
+    #expect(added == latin1 + Data("*.plist diff=prefs merge=prefs\n*.pbxproj merge=prefs\n".utf8))
     #expect(try repo.prefs(["git-setup", "--remove"]).status == 0)
     #expect(try Data(contentsOf: URL(fileURLWithPath: repo.path(".gitattributes"))) == latin1)
   }
@@ -332,6 +380,274 @@ import Testing
     try FileManager.default.removeItem(atPath: repo.path(".gitattributes"))
     try FileManager.default.createDirectory(atPath: repo.path(".gitattributes"), withIntermediateDirectories: false)
     #expect(try repo.prefs(["git-setup"]).status == 66)
+  }
+
+  /// A repository where `name` holds `base` in main's first commit, `current` on main
+  /// and `other` on the branch topic, with `files` beside it from the start; git-setup
+  /// ran first with `setUp` (none when nil). Returns it and what `git merge topic` on
+  /// main gave, with `config` as `-c` settings.
+  static func merge(
+    _ name: String, base: Data, current: Data, other: Data, setUp: [String]? = ["yaml"],
+    files: [String: Data] = [:], config: [String] = []
+  ) throws -> (Repository, TestSupport.ProcessResult) {
+    let repo = try Repository(git: try #require(Self.git))
+    if let setUp {
+      let setup = try repo.prefs(["git-setup"] + setUp)
+      #expect(setup.status == 0, "\(setup.stderr)")
+    }
+    func write(_ data: Data, to file: String) throws {
+      let url = URL(fileURLWithPath: repo.path(file))
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try data.write(to: url)
+    }
+    for (file, data) in files { try write(data, to: file) }
+    try write(base, to: name)
+    try repo.run(["add", "-A"])
+    try repo.run(["commit", "-q", "-m", "base"])
+    try repo.run(["checkout", "-q", "-b", "topic"])
+    try write(other, to: name)
+    try repo.run(["commit", "-q", "-am", "topic"])
+    try repo.run(["checkout", "-q", "main"])
+    try write(current, to: name)
+    try repo.run(["commit", "-q", "-am", "main"])
+    return (repo, try repo.run(config.flatMap { ["-c", $0] } + ["merge", "--no-edit", "topic"]))
+  }
+
+  /// `git merge-file -p` of three texts, as git itself merges lines.
+  static func gitMergeFile(_ current: String, _ base: String, _ other: String) throws -> String {
+    let folder = try TestFolder()
+    for (name, text) in [("current", current), ("base", base), ("other", other)] { try folder.write(name, text) }
+    let result = try TestSupport.run(
+      try #require(Self.git), ["merge-file", "-p", folder.path("current"), folder.path("base"), folder.path("other")])
+    #expect(result.status == 0, "\(result.stderr)")
+    return result.stdout
+  }
+
+  /// A YAML file with a line the value merge refuses between the lines two branches change.
+  static func refused(_ line: String, width: Int = 800, theme: String = "light") -> Data {
+    Data("# window\nwidth: \(width)\n\(line)\nheight: 600\ntheme: \(theme)\n".utf8)
+  }
+
+  @Test(
+    .enabled(if: git != nil, "git is not installed"),
+    arguments: [("pattern: !ruby/regexp /x/", "unknown tag !ruby/regexp"), ("width: 640", "duplicate key \"width\"")])
+  func aFileTheValueMergeRefusesMergesCleanlyThroughGitsLineMerge(line: String, reason: String) throws {
+    let (base, current, other) = (
+      Self.refused(line), Self.refused(line, width: 1024), Self.refused(line, theme: "dark")
+    )
+    let (repo, merged) = try Self.merge("window.yaml", base: base, current: current, other: other)
+    #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+    #expect(merged.stderr.contains("prefs: window.yaml (HEAD):3:"), "\(merged.stderr)")
+    #expect(merged.stderr.contains(": \(reason); merged line by line, as git does\n"), "\(merged.stderr)")
+    let text = try String(contentsOfFile: repo.path("window.yaml"), encoding: .utf8)
+    let strings = [current, base, other].map { String(decoding: $0, as: UTF8.self) }
+    #expect(text == (try Self.gitMergeFile(strings[0], strings[1], strings[2])))
+    #expect(text == "# window\nwidth: 1024\n\(line)\nheight: 600\ntheme: dark\n")
+    #expect(try repo.run(["status", "--porcelain", "--untracked-files=no"]).stdout == "")
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func aConflictInTheLineMergeHasGitsOwnMarkersWithTheBranchNames() throws {
+    let line = "pattern: !ruby/regexp /x/"
+    let diff3 = ["merge.conflictStyle=diff3"]
+    let (repo, merged) = try Self.merge(
+      "window.yaml", base: Self.refused(line), current: Self.refused(line, theme: "dark"),
+      other: Self.refused(line, theme: "solarized"), config: diff3)
+    #expect(merged.status == 1)
+    #expect(merged.stdout.contains("CONFLICT (content): Merge conflict in window.yaml"), "\(merged.stdout)")
+    #expect(
+      merged.stderr.contains("; merged line by line, as git does, with 1 conflict\n"), "\(merged.stderr)")
+    let text = try String(contentsOfFile: repo.path("window.yaml"), encoding: .utf8)
+    #expect(text.contains("<<<<<<< HEAD\ntheme: dark\n||||||| "), "\(text)")
+    #expect(text.hasSuffix("=======\ntheme: solarized\n>>>>>>> topic\n"), "\(text)")
+    #expect(try repo.run(["status", "--porcelain", "--untracked-files=no"]).stdout == "UU window.yaml\n")
+    // Byte for byte what git's own merge leaves.
+    try repo.run(["merge", "--abort"])
+    try Data("* merge=text\n".utf8).write(to: URL(fileURLWithPath: repo.path(".git/info/attributes")))
+    #expect(try repo.run(diff3.flatMap { ["-c", $0] } + ["merge", "--no-edit", "topic"]).status == 1)
+    #expect(try String(contentsOfFile: repo.path("window.yaml"), encoding: .utf8) == text)
+  }
+
+  /// An XML plist of these settings.
+  static func plist(_ values: PrefValue, format: Format = .xml) throws -> Data { try format.codec.encode(values) }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func aPlistConflictIsNamedByItsPathAndTheBranches() throws {
+    let (repo, merged) = try Self.merge(
+      "prefs/settings.plist", base: try Self.plist(["theme": "light", "size": 1]),
+      current: try Self.plist(["theme": "dark", "size": 1]), other: try Self.plist(["theme": "solarized", "size": 2]))
+    #expect(merged.status == 1)
+    #expect(
+      merged.stderr.contains(
+        """
+        prefs: conflict: prefs/settings.plist: theme: base "light", HEAD "dark", topic "solarized"
+        prefs: prefs/settings.plist: 1 conflict between HEAD and topic, marked with <<<<<<< and >>>>>>>
+
+        """), "\(merged.stderr)")
+    #expect(!merged.stderr.contains(".merge_file_"))
+    let text = try String(contentsOfFile: repo.path("prefs/settings.plist"), encoding: .utf8)
+    #expect(text.contains("<<<<<<< HEAD\n"), "\(text)")
+    #expect(text.contains(">>>>>>> topic\n"), "\(text)")
+    #expect(text.contains("<integer>2</integer>"), "OTHER's other change is merged: \(text)")
+    #expect(try repo.run(["status", "--porcelain", "--untracked-files=no"]).stdout == "UU prefs/settings.plist\n")
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func aBinaryPlistConflictIsListedAndGitStatusShowsItUnmerged() throws {
+    let (repo, merged) = try Self.merge(
+      "sound.plist", base: try Self.plist(["ringtone": "Chimes", "volume": 5], format: .binary),
+      current: try Self.plist(["ringtone": "Waves", "volume": 5], format: .binary),
+      other: try Self.plist(["ringtone": "Signal", "volume": 7], format: .binary))
+    #expect(merged.status == 1)
+    #expect(
+      merged.stderr.contains(
+        """
+        prefs: conflict: sound.plist: ringtone: base "Chimes", HEAD "Waves", topic "Signal"
+        prefs: sound.plist: 1 conflict between HEAD and topic; a binary file cannot hold conflict markers, \
+        so HEAD's values were kept
+
+        """), "\(merged.stderr)")
+    #expect(merged.stdout.contains("CONFLICT (content): Merge conflict in sound.plist"), "\(merged.stdout)")
+    #expect(try repo.run(["status", "--porcelain", "--untracked-files=no"]).stdout == "UU sound.plist\n")
+    let sound = try repo.prefs(["convert", "sound.plist", "--to", "json", "--compact"])
+    #expect(sound.stdout == #"{"ringtone":"Waves","volume":7}"# + "\n")
+  }
+
+  /// A Dock domain: its apps by bundle identifier and GUID.
+  static func dock(_ apps: [(String, Int)]) throws -> Data {
+    try plist(
+      [
+        "autohide": false,
+        "persistent-apps": .array(
+          apps.map { app in
+            [
+              "GUID": .integer(Int64(app.1)), "tile-type": "file-tile",
+              "tile-data": ["bundle-identifier": .string(app.0), "file-label": .string(app.0)],
+            ]
+          }),
+      ], format: .binary)
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func aDockWhereBothSidesAddAppsMergesCleanlyWithOthersAppendedAppLast() throws {
+    // OTHER's Dock also numbered its tiles anew.
+    let (repo, merged) = try Self.merge(
+      "com.apple.dock.plist", base: try Self.dock([("mail", 1), ("safari", 2)]),
+      current: try Self.dock([("mail", 1), ("safari", 2), ("notes", 3)]),
+      other: try Self.dock([("mail", 11), ("safari", 12), ("music", 13)]))
+    #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+    #expect(merged.stderr == "")
+    let apps = try repo.prefs(["get", "com.apple.dock.plist", "persistent-apps"])
+    let expected = try Format.yaml.codec.encode(
+      try Format.binary.codec.read(
+        try Self.dock([("mail", 11), ("safari", 12), ("notes", 3), ("music", 13)]), options: ReadOptions(),
+        warnings: Warnings()
+      ).value(at: ["persistent-apps"]))
+    #expect(apps.stdout == String(decoding: expected, as: UTF8.self))
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func theRepositorysIdentityFileNamesArrayItemsThroughThePath() throws {
+    func servers(_ list: [(String, Int)]) -> Data {
+      Data(
+        ("{\"servers\": [" + list.map { #"{"host": "\#($0.0)", "port": \#($0.1)}"# }.joined(separator: ", ") + "]}\n")
+          .utf8)
+    }
+    let (base, current, other) = (
+      servers([("a", 1), ("b", 2)]), servers([("a", 9), ("b", 2)]), servers([("c", 3), ("a", 1), ("b", 2)])
+    )
+    let rules = ["config/.keep": Data(), ".prefs-merge": Data("# arrays by path\nconfig/*.json  servers=host\n".utf8)]
+    let (repo, merged) = try Self.merge(
+      "config/app.json", base: base, current: current, other: other, setUp: ["json"], files: rules)
+    #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+    #expect(
+      try repo.folder.read("repo/config/app.json")
+        == String(decoding: servers([("c", 3), ("a", 9), ("b", 2)]), as: UTF8.self))
+    // Without the file, the items are matched by value, and the change clashes with the insertion.
+    let (_, alone) = try Self.merge("config/app.json", base: base, current: current, other: other, setUp: ["json"])
+    #expect(alone.status == 1)
+  }
+
+  // MARK: Diffs after git-setup
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func gitDiffShowsTextFormatsAsTextAndBinaryPlistsAsYAML() throws {
+    let repo = try Repository(git: try #require(Self.git))
+    #expect(try repo.prefs(["git-setup", "yaml"]).status == 0)
+    try Data("# the window\nwidth: 800\nheight: 600\n".utf8).write(to: URL(fileURLWithPath: repo.path("w.yaml")))
+    try Self.plist(["size": 1]).write(to: URL(fileURLWithPath: repo.path("x.plist")))
+    try Self.plist(["size": 1], format: .binary).write(to: URL(fileURLWithPath: repo.path("b.plist")))
+    try repo.run(["add", "-A"])
+    try repo.run(["commit", "-q", "-m", "base"])
+    // A comment edited and two keys swapped: the same value, other text.
+    try Data("# the main window\nheight: 600\nwidth: 800\n".utf8).write(to: URL(fileURLWithPath: repo.path("w.yaml")))
+    #expect(try repo.prefs(["set", "x.plist", "size", "2", "--type", "integer"]).status == 0)
+    #expect(try repo.prefs(["set", "b.plist", "size", "3", "--type", "integer"]).status == 0)
+    #expect(try repo.run(["status", "--porcelain"]).stdout == " M b.plist\n M w.yaml\n M x.plist\n")
+    let diff = try repo.run(["diff", "--no-color"]).stdout
+    #expect(diff.contains("\n-# the window\n-width: 800\n+# the main window\n height: 600\n+width: 800\n"), "\(diff)")
+    #expect(diff.contains("-\t<integer>1</integer>\n+\t<integer>2</integer>\n"), "\(diff)")
+    #expect(diff.contains("-size: 1\n+size: 3\n"), "\(diff)")
+    try repo.run(["commit", "-q", "-am", "edit"])
+    let log = try repo.run(["log", "-p", "-1", "--no-color"]).stdout
+    #expect(log.contains("+# the main window\n") && log.contains("+size: 3\n"), "\(log)")
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func runningGitSetupAgainUpgradesWhatAnOlderOneWrote() throws {
+    let repo = try Repository(git: try #require(Self.git))
+    let config = try String(contentsOfFile: repo.path(".git/config"), encoding: .utf8)
+    // What git-setup wrote before text formats diffed as text.
+    try repo.run(["config", "diff.prefs.textconv", "prefs textconv"])
+    try repo.run(["config", "merge.prefs.name", "prefs: structural merge of plists, YAML and JSON"])
+    try repo.run(["config", "merge.prefs.driver", "prefs merge %A %O %B"])
+    try Data("*.plist diff=prefs merge=prefs\n*.pbxproj merge=prefs\n*.yaml diff=prefs merge=prefs\n".utf8)
+      .write(to: URL(fileURLWithPath: repo.path(".gitattributes")))
+    try Data("# old\na: 1\n".utf8).write(to: URL(fileURLWithPath: repo.path("s.yaml")))
+    try repo.run(["add", "-A"])
+    try repo.run(["commit", "-q", "-m", "base"])
+    try Data("# new\na: 1\n".utf8).write(to: URL(fileURLWithPath: repo.path("s.yaml")))
+    #expect(try repo.run(["status", "--porcelain"]).stdout == " M s.yaml\n")
+    // The old setup hid the edit.
+    #expect(!(try repo.run(["diff", "--no-color"]).stdout.contains("+# new")))
+    let upgrade = try repo.prefs(["git-setup"])
+    let attributes = repo.path(".gitattributes")
+    #expect(
+      upgrade.stdout == """
+        set diff.prefs.textconv = prefs textconv --binary-only in the repository's git config
+        set merge.prefs.driver = \(Self.driver) in the repository's git config
+        changed '*.pbxproj diff=prefs merge=prefs' to '*.pbxproj merge=prefs' in \(attributes) (a text format diffs as text)
+        changed '*.yaml diff=prefs merge=prefs' to '*.yaml merge=prefs' in \(attributes) (a text format diffs as text)
+
+        """)
+    #expect(try repo.run(["diff", "--no-color"]).stdout.contains("-# old\n+# new\n"))
+    #expect(try repo.prefs(["git-setup", "yaml"]).stdout == "nothing to change\n")
+    #expect(try repo.prefs(["git-setup", "--remove"]).status == 0)
+    #expect(try String(contentsOfFile: repo.path(".git/config"), encoding: .utf8) == config)
+    #expect(!FileManager.default.fileExists(atPath: attributes))
+  }
+
+  @Test(
+    .enabled(if: git != nil, "git is not installed"),
+    .enabled(if: TestSupport.corpus("xcode") != nil, "the corpus at ../shared/corpus is absent"))
+  func anXcodeProjectAskedToDiffAsYAMLKeepsItsObjectsNames() throws {
+    let repo = try Repository(git: try #require(Self.git))
+    let setup = try repo.prefs(["git-setup", "--textconv", "pbxproj"])
+    #expect(setup.stdout.contains("set diff.prefs-yaml.textconv = prefs textconv in"), "\(setup.stdout)")
+    #expect(setup.stdout.contains("added '*.pbxproj diff=prefs-yaml merge=prefs' to"), "\(setup.stdout)")
+    let project = try #require(TestSupport.corpus("xcode")).appendingPathComponent("SnapKit-a3fa2fb.pbxproj")
+    try FileManager.default.copyItem(at: project, to: URL(fileURLWithPath: repo.path("project.pbxproj")))
+    try repo.run(["add", "-A"])
+    try repo.run(["commit", "-q", "-m", "base"])
+    let id = "2DBA080D1F1FAD66001CFED4"
+    #expect(try repo.prefs(["set", "project.pbxproj", "objects.\(id).lastKnownFileType", "text"]).status == 0)
+    let diff = try repo.run(["diff", "--no-color"]).stdout
+    #expect(diff.contains("\n   \(id): # Typealiases.swift\n"), "\(diff)")
+    #expect(diff.contains("\n+    lastKnownFileType: text\n"), "\(diff)")
+    try repo.run(["commit", "-q", "-am", "edit"])
+    #expect(try repo.run(["log", "-p", "-1", "--no-color"]).stdout.contains("   \(id): # Typealiases.swift\n"))
+    // Running git-setup again keeps the choice.
+    #expect(try repo.prefs(["git-setup"]).stdout == "nothing to change\n")
   }
 
   // MARK: Xcode projects

@@ -291,6 +291,17 @@ final class GitRepository {
     #expect(log.stdout.contains("+# prefs: error: "), "\(log.stdout)")
   }
 
+  @Test func charactersOutsideTheBMPShowAsThemselvesInTextconvAndUnifiedDiffs() throws {
+    let folder = try TestFolder()
+    try folder.write("a.json", #"{"party": "\#u{1F389} time", "\#u{1F389}": "key"}"#)
+    try folder.write("b.json", #"{"party": "\#u{1F38A} time", "\#u{1F389}": "key"}"#)
+    #expect(
+      try TestSupport.prefs(["textconv", folder.path("a.json")]).stdout == "party: \u{1F389} time\n\u{1F389}: key\n")
+    let diff = try TestSupport.prefs(["diff", "-u", folder.path("a.json"), folder.path("b.json")])
+    #expect(
+      diff.stdout.hasSuffix("-party: \u{1F389} time\n+party: \u{1F38A} time\n \u{1F389}: key\n"), "\(diff.stdout)")
+  }
+
   @Test func textconvShowsWhatItCannotReadAndExitsZero() throws {
     let folder = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -426,6 +437,16 @@ final class GitRepository {
       #expect(lines[line - 1] == "e: 3", "\(reopened)")
     }
     #expect(try TestSupport.prefs(["read-type", "com.example.app", "a"], store: store).stdout == "Type is string\n")
+  }
+
+  @Test func theEditorSeesCharactersOutsideTheBMPAsThemselves() throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    _ = try TestSupport.prefs(["write", "com.example.app", "party", "\u{1F389}"], store: store)
+    let seen = store.appendingPathComponent("seen").path
+    let result = try edit("com.example.app", store: store, script: "cp \"$1\" '\(seen)'")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try String(contentsOfFile: seen, encoding: .utf8) == "party: \u{1F389}\n")
   }
 
   @Test func anEmptyFileAbortsWithStatus1AndChangesNothing() throws {

@@ -11,7 +11,15 @@ final class YAMLEmitter {
   private final class Sink {
     let writer: ByteWriter
     var error: (any Error)?
+    /// Puts back the characters outside the BMP, once a string has had stand-ins
+    /// (``YAMLWideCharacters``); until then no output holds one.
+    var restorer: YAMLWideCharacters.Restorer?
     init(_ writer: ByteWriter) { self.writer = writer }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+      if restorer == nil { return try writer.write(bytes) }
+      try restorer!.write(bytes, to: writer)
+    }
   }
 
   private let emitter: UnsafeMutablePointer<yaml_emitter_t>
@@ -54,7 +62,7 @@ final class YAMLEmitter {
       { context, buffer, size in
         let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
         do {
-          try sink.writer.write(UnsafeRawBufferPointer(start: buffer, count: size))
+          try sink.write(UnsafeRawBufferPointer(start: buffer, count: size))
           return 1
         } catch {
           sink.error = error
@@ -254,7 +262,12 @@ final class YAMLEmitter {
       .unrepresentable(format: "yaml", kind: .date, path: nil, problem: "date \(text) has no exact ISO 8601 form"))
   }
 
-  private func string(_ s: String, isKey: Bool) throws {
+  private func string(_ text: String, isKey: Bool) throws {
+    var s = text
+    if s.utf8.contains(where: { $0 >= 0xEE }), s.withUTF8(YAMLWideCharacters.needsStandIns) {
+      s = YAMLWideCharacters.standingIn(s)
+      if sink.restorer == nil { sink.restorer = YAMLWideCharacters.Restorer() }
+    }
     var style: yaml_scalar_style_t
     switch YAMLScalarStyle.choose(for: s, isKey: isKey) {
     case .plain: style = YAML_PLAIN_SCALAR_STYLE

@@ -177,7 +177,8 @@ enum YAMLScalarStyle: Equatable {
 
   /// libyaml's IS_PRINTABLE: `\n`, printable ASCII, and the BMP without C1 controls,
   /// surrogates, U+FEFF, U+FFFE and U+FFFF. Characters outside the BMP count as not
-  /// printable, so libyaml 0.2.5 writes them escaped in a double-quoted string.
+  /// printable, so libyaml 0.2.5 would write them escaped in a double-quoted string:
+  /// the writer gives it stand-ins for them instead (``YAMLWideCharacters``).
   private static func isPrintable(_ s: Bytes, _ i: Int) -> Bool {
     let c = s[i]
     if c == 0x0A || (c >= 0x20 && c <= 0x7E) { return true }

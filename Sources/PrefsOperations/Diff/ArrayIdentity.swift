@@ -33,6 +33,15 @@ public enum ArrayIdentity {
     }
   }
 
+  /// Arrays whose items are known to be named by a nested field, tried in order for
+  /// each array (the first that every item holds): the Dock's tiles by their bundle
+  /// identifier, then by the `GUID` the Dock gives every tile (folders and files in
+  /// `persistent-others` have no bundle identifier).
+  public static let knownArrays: [(array: KeyGlob, field: [String])] = [
+    (KeyGlob("persistent-apps"), ["tile-data", "bundle-identifier"]), (KeyGlob("persistent-apps"), ["GUID"]),
+    (KeyGlob("persistent-others"), ["tile-data", "bundle-identifier"]), (KeyGlob("persistent-others"), ["GUID"]),
+  ]
+
   /// The value of `field` in `item`, when it is a dictionary holding it.
   public static func identity(of item: PrefValue, field: String) -> PrefValue? {
     guard case .dictionary(let dict) = item else { return nil }

@@ -22,10 +22,13 @@ public enum ConflictMarkers {
     public var current: String
     /// After `>>>>>>>`: OTHER's name.
     public var other: String
+    /// How many `<`, `=` and `>` each marker has (git's `conflict-marker-size`, 7 unless set).
+    public var markerSize: Int
     /// Labels with these names.
-    public init(current: String = "CURRENT", other: String = "OTHER") {
+    public init(current: String = "CURRENT", other: String = "OTHER", markerSize: Int = 7) {
       self.current = current
       self.other = other
+      self.markerSize = max(1, markerSize)
     }
   }
 
@@ -52,9 +55,10 @@ public enum ConflictMarkers {
     var placer = Placer(document: merged, merged: result.value, conflicts: result.conflicts, warnings: warnings)
     let regions = try placer.regions()
     let lineEnd = placer.layout.lineEnd
-    let open = Array("<<<<<<< \(labels.current)".utf8) + lineEnd
-    let middle = Array("=======".utf8) + lineEnd
-    let close = Array(">>>>>>> \(labels.other)".utf8) + lineEnd
+    func marker(_ character: String) -> String { String(repeating: character, count: labels.markerSize) }
+    let open = Array("\(marker("<")) \(labels.current)".utf8) + lineEnd
+    let middle = Array(marker("=").utf8) + lineEnd
+    let close = Array("\(marker(">")) \(labels.other)".utf8) + lineEnd
     func ended(_ bytes: [UInt8]) -> [UInt8] {
       bytes.isEmpty || bytes.last == 0x0A || bytes.last == 0x0D ? bytes : bytes + lineEnd
     }

@@ -18,8 +18,8 @@ import PrefsText
 ///   dictionaries that all have an identity field (``Options/arrayKeys``, else one of
 ///   ``Options/identityFields``) are keyed by it instead, as a dictionary's entries
 ///   are: CURRENT's order (OTHER's when only OTHER moved items), a new item after the
-///   item before it on its side, and each item merged with its counterparts wherever
-///   they moved.
+///   item before it on its side (items a side appended after all the others stay at
+///   the end), and each item merged with its counterparts wherever they moved.
 /// - What both sides changed differently is a ``MergeConflict``; the merged value keeps
 ///   CURRENT's value there.
 public enum ThreeWayMerge {
@@ -27,7 +27,8 @@ public enum ThreeWayMerge {
   public struct Options: Sendable {
     /// Identity fields by array: an array whose key path matches the glob has its
     /// dictionary items matched by the value at the field's key path
-    /// (`persistent-apps` = `tile-data.bundle-identifier`).
+    /// (`persistent-apps` = `tile-data.bundle-identifier`). Tried before
+    /// ``ArrayIdentity/knownArrays`` (the Dock's), in order: the first field every item has.
     public var arrayKeys: [(array: KeyGlob, field: [String])]
     /// Fields tried, in order, on arrays of dictionaries no ``arrayKeys`` entry names:
     /// the first that every item of the three arrays has, with values unique in each.
@@ -235,7 +236,7 @@ private struct Merger {
     guard all.contains(where: { !$0.isEmpty }), all.allSatisfy({ $0.allSatisfy { $0.dictionaryValue != nil } })
     else { return nil }
     let text = path.description
-    let named = options.arrayKeys.filter { $0.array.matches(text) }.map(\.field)
+    let named = (options.arrayKeys + ArrayIdentity.knownArrays).filter { $0.array.matches(text) }.map(\.field)
     let candidates = named.isEmpty ? options.identityFields.map { [$0] } : named
     return candidates.first { field in all.allSatisfy { Self.identities($0, field: field) != nil } }
   }
@@ -304,8 +305,10 @@ private struct Merger {
     let inFrame = Set(frame)
     var after: [String: [String]] = [:]
     var atStart: [String] = []
+    // The side's items after the last one the frame has: appended there, they stay at the end.
+    let tailStart = (side.lastIndex { inFrame.contains($0) }).map { $0 + 1 } ?? side.count
     var previous: String?
-    for id in side {
+    for id in side[..<tailStart] {
       if !inFrame.contains(id) {
         if let previous { after[previous, default: []].append(id) } else { atStart.append(id) }
       }
@@ -319,6 +322,7 @@ private struct Merger {
     }
     for id in atStart { place(id) }
     for id in frame { place(id) }
+    order += side[tailStart...]
 
     var out: [PrefValue] = []
     out.reserveCapacity(order.count)

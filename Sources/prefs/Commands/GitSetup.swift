@@ -7,46 +7,89 @@ enum GitSetup {
     "global", long: ["global"],
     help: "Set up git for the user (git config --global, git's global attributes file) instead of this repository.")
   static let remove = OptionSpec("remove", long: ["remove"], help: "Undo what git-setup added.")
+  static let textconv = OptionSpec(
+    "textconv", long: ["textconv"],
+    help: "Diff the files of the EXTs named as canonical YAML (prefs textconv) instead of as their own text.")
 
   static let spec = CommandSpec(
     name: "git-setup",
-    summary: "Make git diff and merge preference files with prefs.",
+    summary: "Make git merge preference files with prefs, and diff binary plists as YAML.",
     discussion: """
-      Sets diff.prefs.textconv to 'prefs textconv' and merge.prefs.driver to \
-      'prefs merge %A %O %B' in the repository's git config (with --global, the \
-      user's), and adds '*.plist diff=prefs merge=prefs', the same for *.pbxproj and \
-      for each EXT named, to .gitattributes at the repository's root (with --global, \
-      to core.attributesFile, else $XDG_CONFIG_HOME/git/attributes, else \
-      ~/.config/git/attributes). Running it again changes nothing; it prints each \
-      change it makes. --remove takes out exactly those settings and lines (only \
-      those of the EXTs named, when some are). The attributes file is edited as \
-      bytes, keeping every line whatever its encoding; one that cannot be read is \
-      refused, and so is a .gitattributes that is a symbolic link, which git does \
-      not follow in a work tree.
+      Sets merge.prefs.driver to '\(driver)' and diff.prefs.textconv to \
+      '\(binaryTextconv)' in the repository's git config (with --global, the user's), \
+      and adds '*.plist diff=prefs merge=prefs', '*.pbxproj merge=prefs' and \
+      '*.EXT merge=prefs' for each EXT named to .gitattributes at the repository's \
+      root (with --global, to core.attributesFile, else \
+      $XDG_CONFIG_HOME/git/attributes, else ~/.config/git/attributes). So git merges \
+      preference files by value, falling back to its own line merge where a file \
+      cannot be merged by value; binary plists diff as YAML, and text formats \
+      (XML plists too) diff as the text they are. With --textconv, the EXTs named \
+      diff as canonical YAML instead ('*.EXT diff=prefs-yaml merge=prefs', \
+      diff.prefs-yaml.textconv set to 'prefs textconv'; an Xcode project keeps its \
+      objects' names as comments). Running it again changes nothing; it prints each \
+      change it makes. It also upgrades what an older git-setup wrote: a text format \
+      set to 'diff=prefs', which showed only canonical YAML and hid comment and order \
+      changes, diffs as text again. --remove takes out exactly those settings and \
+      lines (only those of the EXTs named, when some are). The attributes file is \
+      edited as bytes, keeping every line whatever its encoding; one that cannot be \
+      read is refused, and so is a .gitattributes that is a symbolic link, which git \
+      does not follow in a work tree.
       """,
     arguments: [
       ArgumentSpec(
-        name: "EXT", help: "More extensions to diff and merge with prefs (yaml, json, …).", optional: true,
+        name: "EXT", help: "More extensions to merge with prefs (yaml, json, strings, …).", optional: true,
         variadic: true)
     ],
-    options: [global, remove],
+    options: [global, remove, textconv],
     examples: [
       ("prefs git-setup", "Set up the repository in the current folder for plists and Xcode projects."),
       ("prefs git-setup --global yaml json", "Set up every repository of the user, also for YAML and JSON."),
+      ("prefs git-setup --textconv pbxproj", "Diff Xcode projects as canonical YAML, sorted by key."),
       ("prefs git-setup --remove", "Undo it."),
     ],
     run: run)
 
+  /// The merge driver: the path and git's labels (%X %S %Y, which git expands from
+  /// 2.44 on; older gits leave them as written, and prefs merge then asks git) name
+  /// the file and the sides; %L is the marker size.
+  static let driver = "prefs merge %A %O %B --path %P --marker-size %L -L %X -L %S -L %Y"
+  /// textconv for `diff=prefs`: only what git takes for binary becomes YAML.
+  static let binaryTextconv = "prefs textconv --binary-only"
+
   /// What git-setup writes into git's config.
   static let settings: [(key: String, value: String)] = [
-    ("diff.prefs.textconv", "prefs textconv"),
+    ("diff.prefs.textconv", binaryTextconv),
     ("merge.prefs.name", "prefs: structural merge of plists, YAML and JSON"),
-    ("merge.prefs.driver", "prefs merge %A %O %B"),
+    ("merge.prefs.driver", driver),
+  ]
+  /// What `--textconv` adds to ``settings``.
+  static let yamlTextconv: (key: String, value: String) = ("diff.prefs-yaml.textconv", "prefs textconv")
+  /// Values an older git-setup wrote, which it upgrades and `--remove` takes out.
+  static let olderValues: [String: String] = [
+    "diff.prefs.textconv": "prefs textconv", "merge.prefs.driver": "prefs merge %A %O %B",
   ]
   static let defaultExtensions = ["plist", "pbxproj"]
 
-  /// The attributes line for files ending in `.ext`.
-  static func attributesLine(_ ext: String) -> String { "*.\(ext) diff=prefs merge=prefs" }
+  /// The attributes line for files ending in `.ext`: plists (binary or not) diff through
+  /// textconv, which leaves text as it is; other formats are text and diff as text,
+  /// unless `asYAML`.
+  static func attributesLine(_ ext: String, asYAML: Bool = false) -> String {
+    asYAML
+      ? "*.\(ext) diff=prefs-yaml merge=prefs"
+      : ext == "plist" ? "*.plist diff=prefs merge=prefs" : "*.\(ext) merge=prefs"
+  }
+
+  /// Every line git-setup writes or wrote for `.ext`; the first is the older form of a text format.
+  static func ourLines(_ ext: String) -> [String] {
+    ["*.\(ext) diff=prefs merge=prefs", "*.\(ext) merge=prefs", "*.\(ext) diff=prefs-yaml merge=prefs"]
+  }
+
+  /// The extension of a line of git-setup's forms; nil for any other line.
+  static func extensionOfOurLine(_ line: String) -> String? {
+    guard line.hasPrefix("*.") else { return nil }
+    let ext = String(line.dropFirst(2).prefix { $0 != " " })
+    return ourLines(ext).contains(line) ? ext : nil
+  }
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let git = try Git()
@@ -58,20 +101,27 @@ enum GitSetup {
     if let bad = named.first(where: { $0.isEmpty || $0.contains("/") || $0.contains(" ") }) {
       throw ArgumentParser.usageError("'\(bad)' is not a file extension", spec)
     }
+    let asYAML = arguments.has(textconv)
+    if asYAML, named.isEmpty || arguments.has(remove) {
+      throw ArgumentParser.usageError("--textconv applies to the EXTs named, and only when setting up", spec)
+    }
     // Checked before git's config is touched: a file that cannot be edited stops it all.
     _ = try attributesBytes(attributes, refusingSymlink: !isGlobal)
     var changes: [String] = []
 
     if arguments.has(remove) {
-      let lines = named.isEmpty ? nil : Set(named.map(attributesLine))
+      let lines = named.isEmpty ? nil : Set(named.flatMap(ourLines))
       changes += try removeLines(lines, from: attributes, refusingSymlink: !isGlobal)
       // The drivers stay while attribute lines of other extensions still use them.
       if named.isEmpty {
-        for (key, value) in settings where try git.config(scope, ["--get", key]) == value {
+        for (key, value) in settings + [yamlTextconv] {
+          guard let set = try git.config(scope, ["--get", key]), set == value || set == olderValues[key] else {
+            continue
+          }
           _ = try git.config(scope, ["--unset", key])
           changes.append("removed \(key) from \(scopeName)")
         }
-        for section in ["diff.prefs", "merge.prefs"]
+        for section in ["diff.prefs", "diff.prefs-yaml", "merge.prefs"]
         where try git.config(scope, ["--get-regexp", "^" + section.replacingAll(".", with: "\\.") + "\\."])
           == nil
         {
@@ -79,15 +129,20 @@ enum GitSetup {
         }
       }
     } else {
-      for (key, value) in settings where try git.config(scope, ["--get", key]) != value {
+      for (key, value) in settings + (asYAML ? [yamlTextconv] : [])
+      where try git.config(scope, ["--get", key]) != value {
         guard try git.config(scope, [key, value]) != nil else {
           throw PrefsError(.other(.cannotCreate, "git config \(scope) \(key) failed"))
         }
         changes.append("set \(key) = \(value) in \(scopeName)")
       }
-      var extensions = defaultExtensions
-      for ext in named where !extensions.contains(ext) { extensions.append(ext) }
-      changes += try addLines(extensions.map(attributesLine), to: attributes, refusingSymlink: !isGlobal)
+      var lines = defaultExtensions.filter { !named.contains($0) }.map {
+        (ext: $0, line: attributesLine($0), named: false)
+      }
+      for ext in named where !lines.contains(where: { $0.ext == ext }) {
+        lines.append((ext, attributesLine(ext, asYAML: asYAML), true))
+      }
+      changes += try setLines(lines, in: attributes, refusingSymlink: !isGlobal)
     }
     try console.out(changes.isEmpty ? "nothing to change\n" : changes.map { $0 + "\n" }.joined())
     return Console.Status.success
@@ -120,37 +175,62 @@ enum GitSetup {
     return Array(try InputFile.read(path))
   }
 
-  /// A line of the file without the spaces around it, when it is text.
+  /// The file's lines, without their line breaks; a line that is not UTF-8 is kept as it is.
+  private static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    if lines.last?.isEmpty == true { lines.removeLast() }
+    return lines
+  }
+
+  /// A line without the spaces around it, when it is text.
   private static func trimmedLine(_ line: ArraySlice<UInt8>) -> String? {
     String(validating: line, as: UTF8.self)?.trimmingSpaces
   }
 
-  static func addLines(_ lines: [String], to path: String, refusingSymlink: Bool) throws -> [String] {
-    var bytes = try attributesBytes(path, refusingSymlink: refusingSymlink) ?? []
-    let present = Set(bytes.split(separator: UInt8(ascii: "\n")).compactMap(trimmedLine))
-    let missing = lines.filter { !present.contains($0) }
-    guard !missing.isEmpty else { return [] }
-    if let last = bytes.last, last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
-    bytes += Array(missing.map { $0 + "\n" }.joined().utf8)
+  /// Adds each line whose extension has none of git-setup's lines yet; replaces the
+  /// line of an extension named (`named`) when it differs, and the older form of any
+  /// text format's line (`diff=prefs`) always.
+  static func setLines(
+    _ wanted: [(ext: String, line: String, named: Bool)], in path: String, refusingSymlink: Bool
+  ) throws -> [String] {
+    var lines = try attributesBytes(path, refusingSymlink: refusingSymlink).map(lines(of:)) ?? []
+    var changes: [String] = []
+    for want in wanted {
+      guard let index = lines.firstIndex(where: { trimmedLine($0).flatMap(extensionOfOurLine) == want.ext }) else {
+        lines.append(ArraySlice(want.line.utf8))
+        changes.append("added '\(want.line)' to \(path)")
+        continue
+      }
+      let present = trimmedLine(lines[index]) ?? ""
+      guard present != want.line, want.named else { continue }
+      lines[index] = ArraySlice(want.line.utf8)
+      changes.append("changed '\(present)' to '\(want.line)' in \(path)")
+    }
+    // The older form of a text format's line, whichever extensions are named.
+    for (index, line) in lines.enumerated() {
+      guard let present = trimmedLine(line), let ext = extensionOfOurLine(present), ext != "plist",
+        present == ourLines(ext)[0]
+      else { continue }
+      let replacement = attributesLine(ext)
+      lines[index] = ArraySlice(replacement.utf8)
+      changes.append("changed '\(present)' to '\(replacement)' in \(path) (a text format diffs as text)")
+    }
+    guard !changes.isEmpty else { return [] }
     let folder = path.deletingLastPathComponent
     if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-    try AtomicFile.write(Data(bytes), to: path)
-    return missing.map { "added '\($0)' to \(path)" }
+    try AtomicFile.write(Data(lines.flatMap { Array($0) + [UInt8(ascii: "\n")] }), to: path)
+    return changes
   }
 
-  /// Removes `lines`, or (nil) every line of git-setup's form.
+  /// Removes `lines`, or (nil) every line of git-setup's forms.
   static func removeLines(_ lines: Set<String>?, from path: String, refusingSymlink: Bool) throws -> [String] {
     guard let bytes = try attributesBytes(path, refusingSymlink: refusingSymlink) else { return [] }
     var removed: [String] = []
     var kept: [ArraySlice<UInt8>] = []
     for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-      let ours =
-        trimmedLine(line).map { trimmed in
-          lines.map { $0.contains(trimmed) }
-            ?? (trimmed.hasPrefix("*.")
-              && attributesLine(String(trimmed.dropFirst(2).prefix { $0 != " " })) == trimmed)
-        } ?? false
-      if ours, let trimmed = trimmedLine(line) { removed.append(trimmed) } else { kept.append(line) }
+      let trimmed = trimmedLine(line)
+      let ours = trimmed.map { trimmed in lines.map { $0.contains(trimmed) } ?? (extensionOfOurLine(trimmed) != nil) }
+      if ours == true, let trimmed { removed.append(trimmed) } else { kept.append(line) }
     }
     guard !removed.isEmpty else { return [] }
     let rest = Array(kept.joined(separator: [UInt8(ascii: "\n")]))
@@ -164,55 +244,5 @@ enum GitSetup {
       try AtomicFile.write(Data(rest), to: path)
     }
     return changes
-  }
-}
-
-/// Runs `git` from the PATH.
-private struct Git {
-  /// git's path.
-  let executable: String
-
-  init() throws {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    guard
-      let found = path.split(separator: ":").map({ String($0).appendingPathComponent("git") })
-        .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-    else {
-      throw PrefsError(.other(.noInput, "git is not on the PATH"))
-    }
-    executable = found
-  }
-
-  /// Runs git; its standard output without the final line break, or nil when it fails.
-  func run(_ arguments: [String]) throws -> String? {
-    let (outcome, output) = try ChildProcess.output(of: [executable] + arguments)
-    guard outcome == .exited(0) else { return nil }
-    var text = String(decoding: output, as: UTF8.self)
-    if text.hasSuffix("\n") { text.removeLast() }
-    return text
-  }
-
-  /// `git config SCOPE ARGUMENTS`.
-  func config(_ scope: String, _ arguments: [String]) throws -> String? {
-    try run(["config", scope] + arguments)
-  }
-
-  func repositoryRoot() throws -> String {
-    guard let root = try run(["rev-parse", "--show-toplevel"]), !root.isEmpty else {
-      throw PrefsError(
-        .usage("not inside a git repository (or a bare one)"),
-        hints: ["run it inside a repository's work tree, or set git up for every repository with --global"])
-    }
-    return root
-  }
-
-  /// core.attributesFile, else `$XDG_CONFIG_HOME/git/attributes`, else `~/.config/git/attributes`.
-  func globalAttributesFile() throws -> String {
-    let environment = ProcessInfo.processInfo.environment
-    let home = homeFolder(in: environment)
-    if let configured = try config("--global", ["--get", "core.attributesFile"]), !configured.isEmpty {
-      return configured.hasPrefix("~/") ? home + configured.dropFirst() : configured
-    }
-    return XDGFolder.config.path(in: environment) + "/git/attributes"
   }
 }

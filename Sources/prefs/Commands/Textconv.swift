@@ -2,19 +2,29 @@ import PrefsKit
 
 /// `prefs textconv FILE`: canonical YAML for `git diff`.
 enum Textconv {
+  static let binaryOnly = OptionSpec(
+    "binary-only", long: ["binary-only"],
+    help: "Print a file git can show as text (an XML plist, say) as it is; convert only what git takes for binary.")
+
   static let spec = CommandSpec(
     name: "textconv",
     summary: "Print any preference file as canonical YAML, for git's textconv.",
     discussion: """
-      With 'git config diff.plist.textconv "prefs textconv"' and '*.plist diff=plist' \
-      in .gitattributes, git diff shows binary plists as readable YAML. The same \
-      value always gives the same bytes. A file that cannot be read or does not \
-      parse is shown as '# prefs: error: …' followed by its text, or a hex dump \
-      when it is not text, and textconv still exits 0, so git diff goes on.
+      With 'git config diff.plist.textconv "prefs textconv --binary-only"' and \
+      '*.plist diff=plist' in .gitattributes, git diff shows binary plists as \
+      readable YAML and XML plists as their own text ('prefs git-setup' sets that \
+      up). The same value always gives the same bytes. An Xcode project (OpenStep) \
+      keeps the names Xcode writes beside object IDs, as YAML comments: \
+      'AAAA…: # A.swift'. A file that cannot be read or does not parse is shown as \
+      '# prefs: error: …' followed by its text, or a hex dump when it is not text, \
+      and textconv still exits 0, so git diff goes on.
       """,
     arguments: [ArgumentSpec(name: "FILE", help: "The file, or - for standard input.")],
-    options: [Options.exclude, Options.from, Options.yamlVersion, Options.allowDuplicateKeys],
-    examples: [("prefs textconv com.example.app.plist", "Show a binary plist as canonical YAML.")],
+    options: [binaryOnly, Options.exclude, Options.from, Options.yamlVersion, Options.allowDuplicateKeys],
+    examples: [
+      ("prefs textconv com.example.app.plist", "Show a binary plist as canonical YAML."),
+      ("prefs textconv project.pbxproj", "Show an Xcode project as YAML sorted by key, with its objects' names."),
+    ],
     run: run)
 
   /// Never fails on the file: git stops the whole `git diff` or `git log -p` when a
@@ -26,11 +36,17 @@ enum Textconv {
     let output: Data
     var data: Data?
     do {
-      data = try InputFile.read(path, limit: limit)
-      let (value, _, _) = try Documents.parse(data!, from: path, arguments: arguments, console: console)
+      let bytes = try InputFile.read(path, limit: limit)
+      data = bytes
+      if arguments.has(binaryOnly), !FileMerge.isBinary(bytes) {
+        try console.outData(bytes)
+        return Console.Status.success
+      }
+      let (value, format, _) = try Documents.parse(bytes, from: path, arguments: arguments, console: console)
       let warnings = Warnings()
-      output = try Format.yaml.codec.encode(
+      let yaml = try Format.yaml.codec.encode(
         value.excluding(arguments.excludes()), options: WriteOptions(sortKeys: true), warnings: warnings)
+      output = format == .openStep ? ObjectNames(openStepText: bytes).annotating(yaml: yaml) : yaml
       console.report(warnings, file: displayName(path))
     } catch let error as PrefsError where error.category != .usage {
       // Without the file name: git hands over temporary copies, and the two sides

@@ -1,0 +1,123 @@
+import PrefsDocument
+import PrefsFormats
+import PrefsModel
+import PrefsStore
+import PrefsText
+
+/// A three-way merge of three versions of one file, as git's merge driver needs it:
+/// by value (``ThreeWayMerge``, written into CURRENT's text by ``ConflictMarkers``)
+/// when all three versions read and the result can be written in CURRENT's format;
+/// else why not (``Refusal``), so that the caller merges the lines instead, as git
+/// itself would. ``isBinary(_:)`` says when git could not merge lines either.
+public enum FileMerge {
+  /// One of the three versions of the file.
+  public struct Version: Sendable {
+    /// The version's bytes.
+    public let data: Data
+    /// The path whose extension decides the format (nil: the content alone decides).
+    public let path: String?
+    /// How errors and warnings name the version.
+    public let name: String
+    /// What reading the version warned of.
+    public let warnings = Warnings()
+
+    /// A version with these bytes, read as a file at `path` and called `name` in messages.
+    public init(_ data: Data, path: String?, name: String) {
+      self.data = data
+      self.path = path
+      self.name = name
+    }
+  }
+
+  /// One side of a merge.
+  public enum Side: Sendable, Equatable {
+    /// Our version, which the result replaces.
+    case current
+    /// The common ancestor.
+    case base
+    /// Their version, whose changes are merged in.
+    case other
+  }
+
+  /// Why the values cannot be merged.
+  public struct Refusal: Sendable {
+    /// The version that does not read as a value; nil when all three do but the merged
+    /// value cannot be written in CURRENT's format.
+    public let side: Side?
+    /// What failed, naming the version.
+    public let error: PrefsError
+  }
+
+  /// A merge by value.
+  public struct Merged: Sendable {
+    /// The merged value and its conflicts.
+    public let result: ThreeWayMerge.Result
+    /// CURRENT's format, which the bytes are in.
+    public let format: Format
+    /// CURRENT's text holding the merge, with markers at the conflicts; or, for a
+    /// binary plist, the merged value written whole (CURRENT's value at each conflict).
+    public let data: Data
+    /// Whether ``data`` holds conflict markers (text formats with conflicts).
+    public let hasMarkers: Bool
+    /// What the user should know of the patch (entries written whole, and why).
+    public let notes: [String]
+  }
+
+  /// What ``merge(current:base:other:readOptions:options:labels:dropNulls:warnings:)`` gives.
+  public enum Outcome: Sendable {
+    /// Merged by value.
+    case merged(Merged)
+    /// Not mergeable by value; merge the lines instead.
+    case byLines(Refusal)
+  }
+
+  /// Merges the changes from `base` to `other` into `current` by value, or says why
+  /// that is not possible. Only errors of bad input (what a reader refuses, what a
+  /// writer cannot hold, such as a null in a plist) are a ``Refusal``; others are
+  /// thrown. With `dropNulls`, a plist leaves out the nulls the merge brings it (each
+  /// with a warning) instead.
+  public static func merge(
+    current: Version, base: Version, other: Version, readOptions: ReadOptions = ReadOptions(),
+    options: ThreeWayMerge.Options = ThreeWayMerge.Options(), labels: ConflictMarkers.Labels = .init(),
+    dropNulls: Bool = false, warnings: Warnings = Warnings()
+  ) throws -> Outcome {
+    let value: PrefValue
+    let format: Format
+    let document: TextDocument?
+    do {
+      (value, format, document) = try TextDocument.read(
+        current.data, path: current.path, options: readOptions, warnings: current.warnings)
+    } catch let error as PrefsError where error.category == .badInput {
+      return .byLines(Refusal(side: .current, error: error.inFile(current.name)))
+    }
+    var values: [PrefValue] = []
+    for (side, version) in [(Side.base, base), (.other, other)] {
+      do {
+        values.append(
+          try Format.read(version.data, path: version.path, options: readOptions, warnings: version.warnings).value)
+      } catch let error as PrefsError where error.category == .badInput {
+        return .byLines(Refusal(side: side, error: error.inFile(version.name)))
+      }
+    }
+    var result = ThreeWayMerge.merge(base: values[0], current: value, other: values[1], options: options)
+    if format.isPlist, dropNulls { result.value = result.value.droppingNulls(warnings: warnings) }
+    do {
+      guard let document else {
+        // A binary plist has no text to patch: it is written whole.
+        let data = try format.codec.encode(result.value, options: WriteOptions(), warnings: warnings)
+        return .merged(Merged(result: result, format: format, data: data, hasMarkers: false, notes: []))
+      }
+      let marked = try ConflictMarkers.text(of: document, merged: result, labels: labels, warnings: warnings)
+      return .merged(
+        Merged(
+          result: result, format: format, data: marked.data, hasMarkers: !result.conflicts.isEmpty,
+          notes: marked.patch.notes))
+    } catch let error as PrefsError where error.category == .badInput {
+      return .byLines(Refusal(side: nil, error: error))
+    }
+  }
+
+  /// Whether git takes `data` for binary, and so merges no lines in it: a NUL byte in
+  /// its first 8,000 bytes, as git's own test says.
+  public static func isBinary(_ data: Data) -> Bool { data.prefix(8_000).contains(0) }
+}
