@@ -90,6 +90,12 @@ extension PrefsError {
     case schema(path: PrefKeyPath, problem: String)
     /// A settings file whose shape is wrong (a domain's settings that are no dictionary).
     case settings(problem: String)
+    /// A configuration profile whose shape is wrong: no payloads, a payload without a
+    /// type, a signed profile whose DER or CMS structure breaks off.
+    case profile(problem: String)
+    /// A configuration-profile payload whose value at `path` (from the domain) its
+    /// device-management schema refuses.
+    case payloadRefused(path: PrefKeyPath, problem: String)
     /// A file that is not a snapshot of `apply`.
     case notASnapshot
     /// `id` is the start of `count` snapshots' names.
@@ -214,7 +220,7 @@ extension PrefsError.Kind {
     switch self {
     case .syntax, .duplicateKey, .tooDeep, .aliasBudget, .inputTooLarge, .null, .domainNotDictionary,
       .unrepresentable, .nonFiniteReal, .writerFailed, .invalidValue, .typeMismatch, .invalidData, .ambiguousData,
-      .schema, .settings, .notASnapshot, .conflictMarkers:
+      .schema, .settings, .profile, .payloadRefused, .notASnapshot, .conflictMarkers:
       .badInput
     case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): cause.category
     case .noSuchKey, .noSuchIndex, .notAContainer, .notFound: .noInput
@@ -233,8 +239,9 @@ extension PrefsError.Kind {
   public var message: String {
     switch self {
     case .syntax(_, _, let problem), .null(let problem, _), .unrepresentable(_, _, _, let problem),
-      .settings(let problem), .usage(let problem), .other(_, let problem):
+      .settings(let problem), .profile(let problem), .usage(let problem), .other(_, let problem):
       return problem
+    case .payloadRefused(let path, let problem): return "\(path.nameInMessages): \(problem)"
     case .duplicateKey(let key): return "duplicate key \"\(key)\""
     case .tooDeep(let limit, let detail):
       return "nesting deeper than \(limit) levels" + (detail.map { " (\($0))" } ?? "")

@@ -68,15 +68,7 @@ enum Capture {
       }
     }
     let data = try SettingsFile(entries: entries).encoded(as: format, options: WriteOptions(sortKeys: true))
-    if let path = arguments.value(Options.output), path != "-" {
-      do {
-        try AtomicFile.write(data, to: path)
-      } catch let error as PrefsError {
-        throw error.inFile(path)
-      }
-    } else {
-      try console.outData(data)
-    }
+    try Documents.write(data, to: arguments.value(Options.output), console: console)
     console.err("prefs: captured changes in \(Apply.count(entries.count, "domain"))")
     return Console.Status.success
   }

@@ -46,22 +46,10 @@ enum LintCommand {
     for argument in arguments.positionals {
       do {
         let (data, file, path) = try load(argument, arguments: arguments)
-        var findings: [LintFinding] = []
-        var found = schema
-        if let directory {
-          let domain = namesFile(argument) ? SchemaDirectory.domainName(ofFile: argument) : argument
-          found = try namesFile(argument) ? directory.schema(forFile: argument) : directory.schema(for: domain)
-          if found == nil {
-            findings.append(
-              LintFinding(
-                .warning, file: file,
-                message:
-                  "\(directory.path) holds no schema whose payload type is '\(domain)'; the values are not checked"
-              ))
-          }
-        }
-        findings += PrefsKit.Lint.check(
-          data, file: file, path: path, declared: declared, options: options, schema: found)
+        let findings = PrefsKit.Lint.check(
+          try ProfileSignature.unwrapped(data, name: file, console: console), file: file, path: path,
+          declared: declared, options: options, schema: schema, schemas: directory,
+          domain: namesFile(argument) ? nil : argument)
         for finding in findings {
           try console.out("prefs: \(finding.severity.rawValue): \(finding)\n")
           for hint in finding.hints + (finding.kind.map(ErrorAdvice.hints) ?? []) { try console.out("hint: \(hint)\n") }
