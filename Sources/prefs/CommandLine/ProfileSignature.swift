@@ -36,8 +36,19 @@ enum ProfileSignature {
     guard fd >= 0 else { throw PrefsError(.io(.createFile(in: folder), errno: errno), file: folder) }
     let path = String(cString: template)
     defer { unlink(path) }
+    let written = data.withUnsafeBytes { bytes -> Bool in
+      var offset = 0
+      while offset < bytes.count {
+        let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if n < 0, errno == EINTR { continue }
+        guard n > 0 else { return false }
+        offset += n
+      }
+      return true
+    }
+    let code = errno
     close(fd)
-    try AtomicFile.write(data, to: path)
+    guard written else { throw PrefsError(.io(.write, errno: code), file: path) }
     let (outcome, _) = try ChildProcess.output(of: [
       openssl, "cms", "-verify", "-inform", "DER", "-in", path, "-binary", "-noverify", "-out", "/dev/null",
     ])

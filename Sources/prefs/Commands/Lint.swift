@@ -14,7 +14,9 @@ enum LintCommand {
       each number outside its range, each required key that is missing, and \
       unknown keys as warnings. With --schema-dir, each input is checked against the \
       schema in DIR whose payload type is its domain (a domain's name, or a file's name \
-      less its extension; dock.plist finds com.apple.dock). A null is an error (a warning with --drop-nulls) and \
+      less its extension; dock.plist finds com.apple.dock). A configuration profile \
+      (.mobileconfig) is checked payload by payload, each domain it sets against its \
+      own schema. A null is an error (a warning with --drop-nulls) and \
       the rest of the file is still checked. Exits 1 when there is an error, 0 with warnings \
       alone; with several inputs every one is checked and the worst status wins.
       """,
