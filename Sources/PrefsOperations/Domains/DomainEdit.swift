@@ -46,10 +46,11 @@ public struct DomainEdit: Sendable {
   /// Writes the edit back: for a YAML file edited as its own text, `text` as it is;
   /// else `contents` (what `text` reads as) into the domain, changing only what
   /// changed. Under the domain's lock, what it holds is compared with what was read
-  /// first; when it differs nothing is written.
+  /// first; when it differs nothing is written. A null written into a plist domain is
+  /// refused by its key path, or left out under `dropNulls`.
   public func writeBack(
     _ contents: PrefDictionary, text: Data, force: Bool = false, options: ReadOptions = ReadOptions(),
-    warnings: Warnings = Warnings()
+    dropNulls: Bool = false, warnings: Warnings = Warnings()
   ) throws -> Outcome {
     if let ownText {
       if text == ownText { return .unchanged }
@@ -62,7 +63,8 @@ public struct DomainEdit: Sendable {
     // Leaves the change without writing anything.
     struct ChangedMeanwhile: Error {}
     do {
-      try domain.modify(force: force, dryRun: false, options: options, warnings: warnings) { current in
+      try domain.modify(force: force, dryRun: false, options: options, dropNulls: dropNulls, warnings: warnings) {
+        current in
         guard current == original else { throw ChangedMeanwhile() }
         current = contents
       }
