@@ -96,6 +96,12 @@ extension PrefsError {
     case schema(path: PrefKeyPath, problem: String)
     /// A settings file whose shape is wrong (a domain's settings that are no dictionary).
     case settings(problem: String)
+    /// A configuration profile whose shape is wrong: no payloads, a payload without a
+    /// type, a signed profile whose DER or CMS structure breaks off.
+    case profile(problem: String)
+    /// A configuration-profile payload whose value at `path` (from the domain) its
+    /// device-management schema refuses.
+    case payloadRefused(path: PrefKeyPath, problem: String)
     /// A file that is not a snapshot of `apply`.
     case notASnapshot
     /// `id` is the start of `count` snapshots' names.
@@ -224,7 +230,7 @@ extension PrefsError.Kind {
     switch self {
     case .syntax, .duplicateKey, .tooDeep, .aliasBudget, .inputTooLarge, .null, .domainNotDictionary,
       .unrepresentable, .nonFiniteReal, .writerFailed, .invalidValue, .typeMismatch, .invalidData, .ambiguousData,
-      .schema, .settings, .notASnapshot, .conflictMarkers, .untrusted:
+      .schema, .settings, .profile, .payloadRefused, .notASnapshot, .conflictMarkers, .untrusted:
       .badInput
     case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): cause.category
     case .noSuchKey, .noSuchIndex, .notAContainer, .notFound: .noInput
@@ -244,8 +250,10 @@ extension PrefsError.Kind {
   public var message: String {
     switch self {
     case .syntax(_, _, let problem), .unrepresentable(_, _, _, let problem),
-      .settings(let problem), .usage(let problem), .other(_, let problem), .untrusted(let problem):
+      .settings(let problem), .profile(let problem), .usage(let problem), .other(_, let problem),
+      .untrusted(let problem):
       return problem
+    case .payloadRefused(let path, let problem): return "\(path.nameInMessages): \(problem)"
     case .duplicateKey(let key): return "duplicate key \"\(key)\""
     case .null(let path): return "null at \(path.nameInMessages) has no plist form"
     case .tooDeep(let limit, let detail):

@@ -156,3 +156,49 @@ extension TestSupport {
     return try run(prefsBinary, args, input: input, environment: environment)
   }
 }
+
+extension TestSupport {
+  /// Signs the file `input` as CMS signed data (DER, the content inside) into
+  /// `output`, with a self-signed certificate made in `folder` by `openssl`, as
+  /// MDM servers sign profiles. Throws when openssl is missing or fails.
+  public static func signWithOpenSSL(_ input: String, to output: String, in folder: URL) throws {
+    guard let openssl = executable(named: "openssl") else {
+      throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "openssl is not installed"])
+    }
+    let key = folder.appendingPathComponent("key.pem").path
+    let certificate = folder.appendingPathComponent("cert.pem").path
+    for arguments in [
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-subj",
+        "/CN=prefs test", "-days", "2",
+      ],
+      [
+        "cms", "-sign", "-in", input, "-signer", certificate, "-inkey", key, "-outform", "DER", "-nodetach",
+        "-binary", "-out", output,
+      ],
+    ] {
+      let result = try run(openssl, arguments)
+      guard result.status == 0 else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "openssl: \(result.stderr)"])
+      }
+    }
+  }
+}
+
+extension TestSupport {
+  /// A settings file whose values are the types scripts lose on the way to a
+  /// profile: a date, data, a real 1.0 and a bool, among the rest.
+  public static let typedSettings = """
+    com.example.app:
+      when: !!timestamp 2023-11-14T22:13:20Z
+      blob: !!binary aGVsbG8=
+      ratio: 1.0
+      enabled: false
+      count: 3
+      name: Ada
+      nested: {list: [1, two]}
+    NSGlobalDomain:
+      AppleLocale: en_GB
+
+    """
+}

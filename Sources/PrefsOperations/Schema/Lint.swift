@@ -59,10 +59,16 @@ public enum Lint {
   /// format (with its position, and then nothing else); every plain YAML scalar that
   /// YAML 1.1 and 1.2 read differently; and with `schema`, the schema's findings, and
   /// a warning for every null (a file checked against a schema is meant for a domain,
-  /// and a domain, a property list, holds no null).
+  /// and a domain, a property list, holds no null). With `schemas`, a folder, the
+  /// schema is the one for `domain`, else for the domain `path`'s file name gives
+  /// (``SchemaDirectory/schema(forFile:)``); a domain the folder has no schema for is a warning.
+  ///
+  /// A configuration profile (``ConfigurationProfile``) is checked payload by
+  /// payload: each domain's settings against `schema`, or the folder's schema for
+  /// that domain, the findings naming their key paths in the profile.
   public static func check(
     _ data: Data, file: String, path: String? = nil, declared: Format? = nil, options: ReadOptions = ReadOptions(),
-    schema: Schema? = nil
+    schema: Schema? = nil, schemas: SchemaDirectory? = nil, domain: String? = nil
   ) -> [LintFinding] {
     let warnings = Warnings()
     let value: PrefValue
@@ -87,6 +93,35 @@ public enum Lint {
           message: "holds a keyed-archive uid; on Linux, UserDefaults reads a domain holding one as empty, "
             + "so the app falls back on every key"))
     }
+    if ConfigurationProfile.isProfile(value), schema != nil || schemas != nil {
+      do {
+        for part in try ConfigurationProfile(value).domainParts() {
+          let found = try schemas.map { try $0.schema(for: part.domain) } ?? schema
+          guard let found else {
+            findings.append(noSchema(for: part.domain, in: schemas, file: file, at: part.path, document))
+            continue
+          }
+          findings += schemaFindings(found.check(part.settings, at: part.path), file: file, document)
+        }
+      } catch let error as PrefsError {
+        findings.append(LintFinding(error, file: file))
+      } catch {
+        findings.append(LintFinding(.error, file: file, message: "\(error)"))
+      }
+      return findings
+    }
+    var schema = schema
+    if let schemas {
+      let name = domain ?? path.map(SchemaDirectory.domainName(ofFile:)) ?? file
+      do {
+        schema = try domain == nil && path != nil ? schemas.schema(forFile: path!) : schemas.schema(for: name)
+      } catch let error as PrefsError {
+        return findings + [LintFinding(error, file: error.file ?? file)]
+      } catch {
+        return findings + [LintFinding(.error, file: file, message: "\(error)")]
+      }
+      if schema == nil { findings.append(noSchema(for: name, in: schemas, file: file, at: nil, document)) }
+    }
     if let schema {
       guard case .dictionary(let contents) = value else {
         findings.append(
@@ -95,12 +130,7 @@ public enum Lint {
             message: "a domain is a dictionary, but this holds \(value.kind.article) \(value.kind.rawValue)"))
         return findings
       }
-      findings += schema.check(contents).map { finding in
-        LintFinding(
-          finding.isError ? .error : .warning, file: file,
-          position: document.flatMap { nearestPosition(of: finding.path, in: $0) }, keyPath: finding.path,
-          message: finding.message)
-      }
+      findings += schemaFindings(schema.check(contents), file: file, document)
       findings += value.nullPaths.map { path in
         let refused = PrefsError.Kind.null(path: path)
         return LintFinding(
@@ -108,6 +138,29 @@ public enum Lint {
       }
     }
     return findings
+  }
+
+  /// Schema findings as lint findings, each at its key path's position.
+  private static func schemaFindings(_ found: [SchemaFinding], file: String, _ document: TextDocument?)
+    -> [LintFinding]
+  {
+    found.map { finding in
+      LintFinding(
+        finding.isError ? .error : .warning, file: file,
+        position: document.flatMap { nearestPosition(of: finding.path, in: $0) }, keyPath: finding.path,
+        message: finding.message)
+    }
+  }
+
+  /// The warning for a domain whose schema a folder lacks.
+  private static func noSchema(
+    for domain: String, in folder: SchemaDirectory?, file: String, at path: PrefKeyPath?, _ document: TextDocument?
+  ) -> LintFinding {
+    LintFinding(
+      .warning, file: file, position: path.flatMap { path in document.flatMap { nearestPosition(of: path, in: $0) } },
+      keyPath: path,
+      message: "\(folder?.path ?? "the schema folder") holds no schema whose payload type is '\(domain)'; "
+        + "the values are not checked")
   }
 
   /// Where `path` stands in `document`, or where the nearest dictionary or array

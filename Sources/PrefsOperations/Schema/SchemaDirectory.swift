@@ -24,7 +24,8 @@ public final class SchemaDirectory: @unchecked Sendable {
   /// schema whose domain ends in it (`com.apple.dock`), when only one does.
   public func schema(for domain: String, shortName: Bool = false) throws -> Schema? {
     guard isFolder(path) == true else { throw PrefsError(.notFound(.folder), file: path) }
-    for ext in ["yaml", "yml", "plist", "json"] {
+    // A name that could reach outside the folder names no file of it.
+    for ext in ["yaml", "yml", "plist", "json"] where !domain.contains("/") {
       let file = path.appendingPathComponent("\(domain).\(ext)")
       guard isFolder(file) == false else { continue }
       let schema = try Schema.read(try InputFile.read(file), path: file)

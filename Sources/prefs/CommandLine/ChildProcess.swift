@@ -18,6 +18,13 @@ enum ChildProcess {
     static var newActions: Actions { Actions() }
   #endif
 
+  /// The first executable called `name` in the folders of `PATH`, or nil.
+  static func onPath(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { String($0).appendingPathComponent(name) }
+      .first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
   /// How a child ended.
   enum Outcome: Equatable {
     case exited(Int32)

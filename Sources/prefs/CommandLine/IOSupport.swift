@@ -62,6 +62,8 @@ enum Documents {
   ) {
     let name = displayName(path)
     do {
+      // A signed configuration profile is read as the profile it signs.
+      let data = try ProfileSignature.unwrapped(data, name: name, console: console)
       let options = try arguments.readOptions()
       // Large conversions say what they are doing, on a terminal only.
       let progress = data.count >= ProgressLine.largeInput ? ProgressLine(total: 1) : nil
@@ -206,6 +208,19 @@ enum Documents {
       throw error.inFile(name)
     }
     console.report(warnings, file: name)
+  }
+}
+
+extension Documents {
+  /// Writes `data` to `path` atomically (the error naming it), or to standard
+  /// output when `path` is nil or `-`.
+  static func write(_ data: Data, to path: String?, console: Console, keepingModeOf sources: [String] = []) throws {
+    guard let path, path != "-" else { return try console.outData(data) }
+    do {
+      try AtomicFile.write(data, to: path, keepingModeOf: sources)
+    } catch let error as PrefsError {
+      throw error.inFile(path)
+    }
   }
 }
 

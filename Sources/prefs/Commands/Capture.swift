@@ -80,15 +80,8 @@ enum Capture {
     }
     let data = try SettingsFile(entries: entries).encoded(
       as: format, options: WriteOptions(sortKeys: true, dropNulls: arguments.dropsNulls))
-    if let path = arguments.value(Options.output), path != "-" {
-      do {
-        try AtomicFile.write(data, to: path, keepingModeOf: domains.map(\.location))
-      } catch let error as PrefsError {
-        throw error.inFile(path)
-      }
-    } else {
-      try console.outData(data)
-    }
+    try Documents.write(
+      data, to: arguments.value(Options.output), console: console, keepingModeOf: domains.map(\.location))
     console.err("prefs: captured changes in \(Apply.count(entries.count, "domain"))")
     for error in failures { console.report(error) }
     return failures.first.map(Console.status(for:)) ?? Console.Status.success

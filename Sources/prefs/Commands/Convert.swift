@@ -9,7 +9,9 @@ enum Convert {
       Every value keeps its type: integers stay integers, reals stay reals, dates \
       and data survive JSON and YAML. The output format comes from --to, else from \
       -o's extension (.plist is XML; binary only with --to binary), else YAML. The \
-      output file is written atomically: on any error nothing is written.
+      output file is written atomically: on any error nothing is written. A \
+      configuration profile (.mobileconfig) reads as its plist; a signed one as the \
+      content it signs (see prefs help profile).
       """,
     arguments: [ArgumentSpec(name: "IN", help: "The input file, or - for standard input.")],
     options: [

@@ -12,7 +12,8 @@ enum Diff {
     discussion: """
       Prints one line per difference: '~ path: old -> new' (with both types when \
       the type changed), '+ path: value', '- path: value'. An XML plist and its \
-      YAML export are the same. Exits 0 when the two are the same, 1 when they differ.
+      YAML export are the same; two configuration profiles (.mobileconfig, signed or \
+      not) differ payload by payload. Exits 0 when the two are the same, 1 when they differ.
       """,
     arguments: [
       ArgumentSpec(name: "A", help: "A file, domain name, or - for standard input."),

@@ -16,7 +16,9 @@ enum LintCommand {
       is a property list, which holds no null (import refuses it unless --drop-nulls, \
       which lint then takes to leave nulls unmentioned). With --schema-dir, each input is \
       checked against the schema in DIR whose payload type is its domain (a domain's name, \
-      or a file's name less its extension; dock.plist finds com.apple.dock). Exits 1 when there is an error, 0 with warnings \
+      or a file's name less its extension; dock.plist finds com.apple.dock). A configuration \
+      profile (.mobileconfig) is checked payload by payload, each domain it sets against \
+      its own schema. Exits 1 when there is an error, 0 with warnings \
       alone; with several inputs every one is checked and the worst status wins.
       """,
     arguments: [
@@ -47,22 +49,10 @@ enum LintCommand {
     for argument in arguments.positionals {
       do {
         let (data, file, path) = try load(argument, arguments: arguments)
-        var findings: [LintFinding] = []
-        var found = schema
-        if let directory {
-          let domain = namesFile(argument) ? SchemaDirectory.domainName(ofFile: argument) : argument
-          found = try namesFile(argument) ? directory.schema(forFile: argument) : directory.schema(for: domain)
-          if found == nil {
-            findings.append(
-              LintFinding(
-                .warning, file: file,
-                message:
-                  "\(directory.path) holds no schema whose payload type is '\(domain)'; the values are not checked"
-              ))
-          }
-        }
-        findings += PrefsKit.Lint.check(
-          data, file: file, path: path, declared: declared, options: options, schema: found)
+        var findings = PrefsKit.Lint.check(
+          try ProfileSignature.unwrapped(data, name: file, console: console), file: file, path: path,
+          declared: declared, options: options, schema: schema, schemas: directory,
+          domain: namesFile(argument) ? nil : argument)
         if arguments.dropsNulls {
           // Checked as an import with --drop-nulls takes it: its nulls would be left out.
           findings.removeAll { if case .null? = $0.kind { true } else { false } }
