@@ -601,7 +601,7 @@ import Testing
     try repo.run(["config", "diff.prefs.textconv", "prefs textconv"])
     try repo.run(["config", "merge.prefs.name", "prefs: structural merge of plists, YAML and JSON"])
     try repo.run(["config", "merge.prefs.driver", "prefs merge %A %O %B"])
-    try Data("*.plist diff=prefs merge=prefs\n*.pbxproj merge=prefs\n*.yaml diff=prefs merge=prefs\n".utf8)
+    try Data("*.plist diff=prefs merge=prefs\n*.pbxproj diff=prefs merge=prefs\n*.yaml diff=prefs merge=prefs\n".utf8)
       .write(to: URL(fileURLWithPath: repo.path(".gitattributes")))
     try Data("# old\na: 1\n".utf8).write(to: URL(fileURLWithPath: repo.path("s.yaml")))
     try repo.run(["add", "-A"])
@@ -637,6 +637,8 @@ import Testing
     #expect(setup.stdout.contains("added '*.pbxproj diff=prefs-yaml merge=prefs' to"), "\(setup.stdout)")
     let project = try #require(TestSupport.corpus("xcode")).appendingPathComponent("SnapKit-a3fa2fb.pbxproj")
     try FileManager.default.copyItem(at: project, to: URL(fileURLWithPath: repo.path("project.pbxproj")))
+    // The corpus may be read-only, and set refuses to replace a read-only file.
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: repo.path("project.pbxproj"))
     try repo.run(["add", "-A"])
     try repo.run(["commit", "-q", "-m", "base"])
     let id = "2DBA080D1F1FAD66001CFED4"
