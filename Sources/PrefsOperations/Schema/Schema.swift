@@ -20,6 +20,9 @@ import PrefsText
 ///     type: string
 ///     default: Chimes
 ///     values: [Chimes, Signal, Waves]   # optional: the values allowed
+///   volume:
+///     type: integer
+///     range: {min: 0, max: 10}          # optional: the numbers allowed
 ///   window:
 ///     type: dict
 ///     keys:                 # optional: the keys of a nested dictionary
@@ -50,18 +53,21 @@ public struct SchemaKey: Sendable, Equatable {
   public var defaultValue: PrefValue?
   /// The values allowed, when the schema restricts them.
   public var values: [PrefValue]?
+  /// The numbers allowed (integer and real keys), when the schema restricts them.
+  public var range: SchemaRange?
   public var description: String?
   /// The keys of a nested dictionary (`type: dict` only).
   public var keys: Schema?
 
   public init(
     name: String, type: ValueText.TypeName, defaultValue: PrefValue? = nil, values: [PrefValue]? = nil,
-    description: String? = nil, keys: Schema? = nil
+    range: SchemaRange? = nil, description: String? = nil, keys: Schema? = nil
   ) {
     self.name = name
     self.type = type
     self.defaultValue = defaultValue
     self.values = values
+    self.range = range
     self.description = description
     self.keys = keys
   }
@@ -121,7 +127,7 @@ extension SchemaKey {
     guard case .dictionary(let dict) = value else {
       throw Schema.invalid(path, "each key needs a dictionary with at least 'type'")
     }
-    try Schema.allowOnly(["type", "default", "values", "description", "keys"], in: dict, at: path)
+    try Schema.allowOnly(["type", "default", "values", "range", "description", "keys"], in: dict, at: path)
     let typeNames = ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", ")
     guard case .string(let typeText)? = dict["type"] else {
       throw Schema.invalid(path, "needs a 'type'", hints: ["types: \(typeNames)"])
@@ -142,6 +148,14 @@ extension SchemaKey {
       }
     } else {
       self.values = nil
+    }
+    if let range = dict["range"] {
+      guard type == .integer || type == .real else {
+        throw Schema.invalid(path.appending(key: "range"), "only an integer or a real has a range")
+      }
+      self.range = try SchemaRange(range, at: path.appending(key: "range"))
+    } else {
+      self.range = nil
     }
     if let nested = dict["keys"] {
       guard type == .dict else { throw Schema.invalid(path.appending(key: "keys"), "only a dict has keys") }

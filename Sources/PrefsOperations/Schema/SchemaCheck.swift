@@ -14,6 +14,8 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
     case typeMismatch(stored: PrefValue, type: ValueText.TypeName, fallback: PrefValue?)
     /// The value is not one of the schema's `values`.
     case notAllowed(PrefValue, allowed: [PrefValue])
+    /// The number lies outside the schema's `range`.
+    case outOfRange(PrefValue, range: SchemaRange)
     /// The schema does not list this key; `suggestion` is a listed key it may be a typo of.
     case unknownKey(suggestion: String?)
   }
@@ -52,6 +54,8 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
         "stored as \(stored.summary); on Linux the app reads \(reading(linux)); on macOS it reads \(reading(macOS))"
     case .notAllowed(let value, let allowed):
       return "\(value.literal) is not one of \(allowed.map(\.literal).joined(separator: ", "))"
+    case .outOfRange(let value, let range):
+      return "\(value.literal) is outside the range \(range)"
     case .unknownKey(let suggestion):
       return "not in the schema; the app does not read it" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
     }
@@ -96,6 +100,9 @@ extension SchemaKey {
     }
     if let values, !values.contains(stored) {
       return [SchemaFinding(path: path, problem: .notAllowed(stored, allowed: values))]
+    }
+    if let range, !range.contains(stored) {
+      return [SchemaFinding(path: path, problem: .outOfRange(stored, range: range))]
     }
     if let keys, case .dictionary(let nested) = stored {
       return keys.check(nested, at: path)
