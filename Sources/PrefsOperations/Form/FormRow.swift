@@ -76,7 +76,9 @@ public struct FormRow: Sendable, Equatable {
     }
     switch finding.problem {
     case .typeMismatch(let stored, _, _):
-      if let (value, _) = Schema.coerced(stored, to: key.type), allowed(value) { return key.range?.clamped(value) ?? value }
+      if let (value, _) = Schema.coerced(stored, to: key.type), allowed(value) {
+        return key.range?.clamped(value) ?? value
+      }
     case .outOfRange(let stored, let range):
       return range.clamped(stored)
     case .notAllowed, .unknownKey:

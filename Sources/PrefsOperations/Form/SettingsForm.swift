@@ -339,8 +339,7 @@ public struct SettingsForm: Sendable {
   ) throws -> SaveOutcome {
     let contents = contents
     guard contents != (original ?? PrefDictionary()) else { return .unchanged }
-    if let current = try domain.write(contents, ifStill: original, force: force, options: options, warnings: warnings)
-    {
+    if let current = try domain.write(contents, ifStill: original, force: force, options: options, warnings: warnings) {
       let changes = StructuralDiff.changes(
         from: .dictionary(original ?? PrefDictionary()), to: .dictionary(current ?? PrefDictionary()))
       return .changedMeanwhile(changes.map(\.path))
