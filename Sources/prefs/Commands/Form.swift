@@ -148,7 +148,11 @@ struct FormScreen {
     case .end: selected = max(0, rows.count - 1)
     case .character(" "):
       guard let row else { break }
-      if row.control == .toggle { form.toggle(row) } else { activate(row) }
+      if row.control == .toggle {
+        form.toggle(row)
+      } else if case .picker = row.control {
+        activate(row)
+      }
     case .enter, .right:
       if let row { activate(row) }
     case .character("f"):
