@@ -29,6 +29,9 @@ public struct FormRow: Sendable, Equatable {
   public var fix: PrefValue?
   /// Whether the schema lists the key (always true without a schema).
   public var isKnown: Bool
+  /// For a key the schema does not list: that the app does not read it, and the
+  /// listed key it may be a typo of.
+  public var note: String?
   /// Whether the value differs from what the domain held when the form opened.
   public var isChanged: Bool
 

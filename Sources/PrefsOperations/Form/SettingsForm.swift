@@ -113,13 +113,19 @@ public struct SettingsForm: Sendable {
       }
     case .dictionary(let dict):
       var rows: [FormRow] = []
+      // What lint says of each key the schema does not list (with a did-you-mean).
+      let unknownKeys = (page.schema?.check(dict, at: page.path) ?? []).filter {
+        if case .unknownKey = $0.problem { true } else { false }
+      }
       if let schema = page.schema {
         for key in schema.keys {
           rows.append(row(key.name, page.path.appending(key: key.name), key, dict[key.name], known: true))
         }
       }
       for (name, stored) in dict where page.schema?.key(name) == nil {
-        rows.append(row(name, page.path.appending(key: name), nil, stored, known: page.schema == nil))
+        var unknown = row(name, page.path.appending(key: name), nil, stored, known: page.schema == nil)
+        unknown.note = unknownKeys.first { $0.path == unknown.path }?.message
+        rows.append(unknown)
       }
       return rows
     default:

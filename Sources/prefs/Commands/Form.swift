@@ -397,8 +397,8 @@ struct FormScreen {
     if !form.filter.isEmpty, mode != .filtering { title += "  filter: " + Terminal.visible(form.filter) }
     lines.append(paint(Terminal.fit(title, width), "1"))
 
-    let labelWidth = max(10, width * 9 / 25)
-    let storedWidth = max(8, width * 7 / 25)
+    let labelWidth = max(10, width * 2 / 5)
+    let storedWidth = max(8, width / 4)
     let readsWidth = max(0, width - 3 - labelWidth - 1 - storedWidth - 1)
     lines.append(
       paint(
@@ -470,13 +470,16 @@ struct FormScreen {
       let fix = row.fix.map { " · f: \(Terminal.visible($0.literal))" } ?? ""
       return paint(Terminal.fit("! \(Terminal.visible(problem))\(fix)", width), "31")
     }
+    if let note = row.note {
+      return paint(Terminal.fit("\(Terminal.visible(row.name)): \(Terminal.visible(note))", width), "2")
+    }
     var parts = [Terminal.visible(row.name), row.type?.rawValue ?? (row.stored?.kind.rawValue ?? "")]
     switch row.control {
     case .integer(let range?), .real(let range?): parts.append("range \(range)")
     default: break
     }
     if let fallback = row.fallback { parts.append("fallback \(Terminal.visible(fallback.literal))") }
-    if !row.isKnown { parts.append("not in the schema") }
+    if row.label != row.name { parts.append(Terminal.visible(row.label)) }
     return paint(Terminal.fit(parts.joined(separator: " · "), width), "2")
   }
 
