@@ -10,7 +10,8 @@ import Synchronization
 /// file being written, the folder of a file being edited) pushes a cleanup and pops it
 /// when done. The handler, installed once by ``install()``, removes what the cleanups
 /// name and ends the process by the same signal, so that its parent still sees how it
-/// ended. Two modes change what a stop signal does for a while, and neither takes the
+/// ended. A terminal put in raw mode (``restoringTerminal(_:to:writing:_:)``) is put
+/// back first. Two modes change what a stop signal does for a while, and neither takes the
 /// handler away from the cleanups:
 /// - ``whileChildRuns(_:)``: a child (an editor) owns the terminal. SIGINT and SIGQUIT
 ///   are its own, as `git` leaves them to the editor; SIGTERM and SIGHUP wait until it
