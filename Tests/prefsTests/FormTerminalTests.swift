@@ -131,23 +131,20 @@ import Testing
     #expect(try setup.read("com.example.app", "isAccountPrivate") == "0\n")
   }
 
-  /// The Dock's schema with the tile size range of Apple's device-management file.
-  static let dockSchema = """
-    keys:
-      tilesize: {type: integer, range: {min: 16, max: 128}, description: The tile size.}
-      orientation: {type: string, values: [bottom, left, right], description: The orientation of the dock.}
-      autohide: {type: bool, default: false, description: "If 'true', enables 'Automatically hide and show the dock.'"}
-    """
+  /// Apple's device-management schema of the Dock: its tile size is 16 to 128.
+  static let dockSchema = TestSupport.packageRoot.deletingLastPathComponent()
+    .appendingPathComponent("shared/corpus/device-management/mdm/profiles/com.apple.dock.yaml")
 
-  @Test(.enabled(if: TerminalSession.tmux != nil, "tmux is not installed"))
-  func theDockFormRefusesATileSizeOutsideItsRange() throws {
+  @Test(
+    .enabled(if: TerminalSession.tmux != nil, "tmux is not installed"),
+    .enabled(if: TestSupport.hasCorpus("device-management"), "the device-management corpus is absent"))
+  func theDockFormRefusesATileSizeOutsideItsRangeAndScrolls() throws {
     let setup = try Setup()
     defer { setup.close() }
     try setup.write("com.apple.dock", "tilesize", "-int", "64")
-    let schema = setup.folder.appendingPathComponent("com.apple.dock.yaml")
-    try Data(Self.dockSchema.utf8).write(to: schema)
     let before = try Data(contentsOf: setup.store.appendingPathComponent("com.apple.dock.plist"))
-    _ = try setup.start("com.apple.dock --schema '\(schema.path)'")
+    let opened = try setup.start("com.apple.dock --schema '\(Self.dockSchema.path)'")
+    #expect(opened.contains("The tile size."), "\(opened)")
     try setup.session.send("Enter")
     try setup.wait(for: "tilesize (integer): 64")
     try setup.session.type("x")
@@ -158,7 +155,11 @@ import Testing
     let refused = try setup.wait(for: "'300' is not an integer from 16 to 128")
     #expect(refused.contains("tilesize (integer): 300"), "\(refused)")
     try setup.session.send("Escape")
-    try setup.wait("the field closed") { !$0.contains("Enter confirm") && $0.contains("range 16 to 128") }
+    try setup.wait("the field closed") { !$0.contains("Enter confirm") && $0.contains("range 16...128") }
+    // More keys than rows: the last one scrolls into view, and the first out.
+    try setup.session.send("End")
+    let end = try setup.wait(for: "persistent-others · array")
+    #expect(!end.contains("The tile size."), "\(end)")
     try setup.session.type("q")
     #expect(try setup.ended().contains("EXIT=0 STTY=same"))
     #expect(try Data(contentsOf: setup.store.appendingPathComponent("com.apple.dock.plist")) == before)

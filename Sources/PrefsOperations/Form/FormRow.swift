@@ -79,15 +79,25 @@ public struct FormRow: Sendable, Equatable {
     }
     switch finding.problem {
     case .typeMismatch(let stored, _, _):
-      if let (value, _) = Schema.coerced(stored, to: key.type), allowed(value) {
-        return key.range?.clamped(value) ?? value
-      }
+      if let (value, _) = Schema.coerced(stored, to: key.type), allowed(value) { return value }
     case .outOfRange(let stored, let range):
-      return range.clamped(stored)
-    case .notAllowed, .unknownKey:
+      return nearestEnd(of: range, to: stored)
+    default:
       break
     }
     return key.defaultValue.flatMap { allowed($0) ? $0 : nil }
+  }
+
+  /// The end of `range` nearest to `value`, which lies outside it, as the key's type
+  /// (a real bound for an integer key is kept only when it is whole).
+  static func nearestEnd(of range: SchemaRange, to value: PrefValue) -> PrefValue? {
+    let belowMin = range.min.map { !SchemaRange(min: $0).contains(value) } ?? false
+    guard let end = belowMin ? range.min : range.max else { return nil }
+    switch (value, end) {
+    case (.real, .integer(let n)): return Double(exactly: n).map(PrefValue.real)
+    case (.integer, .real(let r)): return Int64(exactly: r).map(PrefValue.integer)
+    default: return end
+    }
   }
 
   /// What data holds when it opens as a page: JSON or a binary plist.

@@ -26,6 +26,8 @@ public struct SettingsForm: Sendable {
     var schema: Schema?
     /// Whether the page lists an array's items.
     public var isList: Bool
+    /// What each item of a list page is, when the schema says.
+    var items: SchemaKey?
   }
 
   /// How ``save(to:force:options:warnings:)`` ended.
@@ -56,6 +58,8 @@ public struct SettingsForm: Sendable {
   private var originalWorking: PrefValue
   /// The data opened as structure, by where it is.
   private var expanded: [PrefKeyPath: EmbeddedData.Kind] = [:]
+  /// The arrays and dictionaries that were missing when their page opened.
+  private var openedEmpty: Set<PrefKeyPath> = []
 
   /// A form over `contents` (nil: the domain does not exist yet), titled `title`.
   public init(_ contents: PrefDictionary?, schema: Schema?, title: String, platform: Platform = .current) {
@@ -64,7 +68,7 @@ public struct SettingsForm: Sendable {
     original = contents
     working = .dictionary(contents ?? PrefDictionary())
     originalWorking = working
-    pages = [Page(path: PrefKeyPath(), title: title, schema: schema, isList: false)]
+    pages = [Page(path: PrefKeyPath(), title: title, schema: schema, isList: false, items: nil)]
   }
 
   /// The page shown.
@@ -97,7 +101,14 @@ public struct SettingsForm: Sendable {
     let value = working.existingValue(at: page.path)
     let inData = expanded.keys.contains { $0.isPrefix(of: page.path) }
     func row(_ name: String, _ path: PrefKeyPath, _ key: SchemaKey?, _ stored: PrefValue?, known: Bool) -> FormRow {
-      let key = key ?? Self.key(name, holding: stored)
+      // A key of any type shows the type it holds, with the schema's words.
+      var key = key
+      if let any = key, any.allowsAnyType {
+        key = Self.key(name, holding: stored).map { held in
+          SchemaKey(name: held.name, type: held.type, description: any.description)
+        }
+      }
+      key = key ?? Self.key(name, holding: stored)
       guard let key else { return FormRow(path: path, name: name, readOnly: stored!, isKnown: known) }
       let embedded = expanded[path] != nil
       // Inside data the app reads nothing itself: only the stored types count.
@@ -109,7 +120,7 @@ public struct SettingsForm: Sendable {
     switch value {
     case .array(let items):
       return items.enumerated().map { index, item in
-        row(String(index + 1), page.path.appending(index: index), nil, item, known: true)
+        row(String(index + 1), page.path.appending(index: index), page.items, item, known: true)
       }
     case .dictionary(let dict):
       var rows: [FormRow] = []
@@ -123,7 +134,9 @@ public struct SettingsForm: Sendable {
         }
       }
       for (name, stored) in dict where page.schema?.key(name) == nil {
-        var unknown = row(name, page.path.appending(key: name), nil, stored, known: page.schema == nil)
+        // A schema open to other keys (device-management's ANY) knows them all.
+        let known = page.schema.map(\.allowsOtherKeys) ?? true
+        var unknown = row(name, page.path.appending(key: name), page.schema?.otherKey, stored, known: known)
         unknown.note = unknownKeys.first { $0.path == unknown.path }?.message
         rows.append(unknown)
       }
@@ -164,7 +177,14 @@ public struct SettingsForm: Sendable {
     case .integer(let range?), .real(let range?):
       if !range.contains(value) {
         let type = row.type?.kind ?? value.kind
-        throw PrefsError(.invalidValue(text: text, expected: "\(type.article) \(type.rawValue) from \(range)"))
+        let bounds =
+          switch (range.min, range.max) {
+          case (let low?, let high?): "from \(low.literal) to \(high.literal)"
+          case (let low?, nil): "of at least \(low.literal)"
+          case (nil, let high?): "of at most \(high.literal)"
+          case (nil, nil): ""
+          }
+        throw PrefsError(.invalidValue(text: text, expected: "\(type.article) \(type.rawValue) \(bounds)"))
       }
     default: break
     }
@@ -213,7 +233,13 @@ public struct SettingsForm: Sendable {
   /// Opens the row's array, dictionary or data as a page; false when it opens none.
   @discardableResult
   public mutating func open(_ row: FormRow) -> Bool {
-    guard row.control.opensPage, let stored = row.stored else { return false }
+    guard row.control.opensPage else { return false }
+    // A missing array or dictionary opens empty, to be added to; closed still empty, it goes again.
+    if row.stored == nil, row.control == .list || row.control == .dictionary {
+      replace(at: row.path, with: row.control == .list ? .array([]) : .dictionary(PrefDictionary()))
+      openedEmpty.insert(row.path)
+    }
+    guard let stored = working.existingValue(at: row.path) else { return false }
     if case .data(let data) = stored {
       guard let (kind, value) = EmbeddedData.expand(data) else { return false }
       expanded[row.path] = kind
@@ -222,12 +248,12 @@ public struct SettingsForm: Sendable {
         originalWorking = originalWorking.replacingValue(at: row.path, with: was) ?? originalWorking
       }
     }
-    let key = page.schema?.key(row.name)
+    let key = page.isList ? page.items : page.schema?.key(row.name) ?? page.schema?.otherKey
     let opened = working.existingValue(at: row.path)
     pages.append(
       Page(
-        path: row.path, title: page.title + " › " + row.label, schema: key?.keys,
-        isList: opened?.kind == .array))
+        path: row.path, title: page.title + " › " + row.label, schema: key?.keys, isList: opened?.kind == .array,
+        items: key?.items))
     filter = ""
     return true
   }
@@ -236,7 +262,12 @@ public struct SettingsForm: Sendable {
   @discardableResult
   public mutating func close() -> Bool {
     guard pages.count > 1 else { return false }
-    pages.removeLast()
+    let path = pages.removeLast().path
+    if openedEmpty.remove(path) != nil, let value = working.existingValue(at: path),
+      value.arrayValue?.isEmpty ?? value.dictionaryValue?.isEmpty ?? false
+    {
+      replace(at: path, with: nil)
+    }
     filter = ""
     return true
   }

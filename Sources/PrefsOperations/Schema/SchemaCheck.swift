@@ -14,10 +14,12 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
     case typeMismatch(stored: PrefValue, type: ValueText.TypeName, fallback: PrefValue?)
     /// The value is not one of the schema's `values`.
     case notAllowed(PrefValue, allowed: [PrefValue])
-    /// The number lies outside the schema's `range`.
-    case outOfRange(PrefValue, range: SchemaRange)
     /// The schema does not list this key; `suggestion` is a listed key it may be a typo of.
     case unknownKey(suggestion: String?)
+    /// The number is outside the schema's range.
+    case outOfRange(PrefValue, range: SchemaRange)
+    /// The schema requires the key, and it is missing.
+    case missingRequired
   }
 
   public var path: PrefKeyPath
@@ -54,10 +56,16 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
         "stored as \(stored.summary); on Linux the app reads \(reading(linux)); on macOS it reads \(reading(macOS))"
     case .notAllowed(let value, let allowed):
       return "\(value.literal) is not one of \(allowed.map(\.literal).joined(separator: ", "))"
-    case .outOfRange(let value, let range):
-      return "\(value.literal) is outside the range \(range)"
     case .unknownKey(let suggestion):
       return "not in the schema; the app does not read it" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+    case .outOfRange(let value, let range):
+      switch (range.min, range.max) {
+      case (let low?, nil): return "\(value.literal) is below the minimum \(low.literal)"
+      case (nil, let high?): return "\(value.literal) is above the maximum \(high.literal)"
+      default: return "\(value.literal) is out of \(range)"
+      }
+    case .missingRequired:
+      return "missing; the schema requires it"
     }
   }
 
@@ -70,14 +78,21 @@ extension Schema {
     var findings: [SchemaFinding] = []
     for key in keys {
       let keyPath = path.appending(key: key.name)
-      guard let stored = contents[key.name] else { continue }
+      guard let stored = contents[key.name] else {
+        if key.isRequired { findings.append(SchemaFinding(path: keyPath, problem: .missingRequired)) }
+        continue
+      }
       findings += key.check(stored, at: keyPath)
     }
-    for name in contents.keys where self.key(name) == nil {
-      findings.append(
-        SchemaFinding(
-          path: path.appending(key: name),
-          problem: .unknownKey(suggestion: Suggestions.closest(to: name, among: keys.map(\.name)))))
+    for (name, stored) in contents where self.key(name) == nil {
+      let keyPath = path.appending(key: name)
+      if let otherKey {
+        findings += otherKey.check(stored, at: keyPath)
+      } else if !allowsOtherKeys {
+        findings.append(
+          SchemaFinding(
+            path: keyPath, problem: .unknownKey(suggestion: Suggestions.closest(to: name, among: keys.map(\.name)))))
+      }
     }
     return findings
   }
@@ -86,11 +101,15 @@ extension Schema {
 extension SchemaKey {
   /// What the app reads for `stored` on `platform`: the cast value, else the fallback.
   public func appReads(_ stored: PrefValue?, on platform: Platform) -> PrefValue? {
-    TypedRead.read(stored, as: type, on: platform) ?? defaultValue
+    if allowsAnyType { return stored ?? defaultValue }
+    return TypedRead.read(stored, as: type, on: platform) ?? defaultValue
   }
 
-  /// The findings for the value stored under this key.
+  /// The findings for the value stored under this key: its type first (a value the
+  /// app discards is not checked further), then its allowed values, its range, and
+  /// what a dictionary or an array holds.
   func check(_ stored: PrefValue, at path: PrefKeyPath) -> [SchemaFinding] {
+    if allowsAnyType { return [] }
     if Platform.allCases.contains(where: { TypedRead.read(stored, as: type, on: $0) == nil }) {
       return [
         SchemaFinding(
@@ -106,6 +125,9 @@ extension SchemaKey {
     }
     if let keys, case .dictionary(let nested) = stored {
       return keys.check(nested, at: path)
+    }
+    if let items, case .array(let elements) = stored {
+      return elements.enumerated().flatMap { items.check($1, at: path.appending(index: $0)) }
     }
     return []
   }

@@ -1,72 +1,90 @@
-import PrefsDocument
-import PrefsFormats
 import PrefsModel
-import PrefsStore
-import PrefsText
 
-/// The smallest and largest number a key allows (`range: {min: 16, max: 128}`), either
-/// end open.
+/// The bounds a schema gives a number: device-management's `range` (`min`, `max`),
+/// ProfileManifests' `pfm_range_min` and `pfm_range_max`, prefs' `min` and `max`.
+/// Either bound may be missing; both are inclusive.
 public struct SchemaRange: Sendable, Equatable, CustomStringConvertible {
-  /// The smallest value allowed, if there is one.
-  public var min: Double?
-  /// The largest value allowed, if there is one.
-  public var max: Double?
+  /// The smallest value allowed (an integer or a real), if any.
+  public var min: PrefValue?
+  /// The largest value allowed (an integer or a real), if any.
+  public var max: PrefValue?
 
-  public init(min: Double? = nil, max: Double? = nil) {
+  /// A range from `min` to `max`, each an integer or a real, or nil for no bound.
+  public init(min: PrefValue? = nil, max: PrefValue? = nil) {
     self.min = min
     self.max = max
   }
 
-  /// Whether a number (an integer or a real) lies in the range; other values are not
-  /// the range's to judge, and lie in it.
+  /// The range a schema's `min` and `max` give a key of `type`, or nil when it gives
+  /// neither; a bound that is not a number, or bounds on a key that is not one, are refused.
+  init?(
+    min: PrefValue?, max: PrefValue?, for type: ValueText.TypeName, at path: PrefKeyPath,
+    names: (String, String) = ("min", "max")
+  ) throws {
+    guard min != nil || max != nil else { return nil }
+    for (bound, name) in [(min, names.0), (max, names.1)] {
+      guard let bound else { continue }
+      guard type == .integer || type == .real else {
+        throw Schema.invalid(path.appending(key: name), "only an integer or a real has a range")
+      }
+      guard Self.number(bound) != nil else {
+        throw Schema.invalid(
+          path.appending(key: name), "must be a number, not \(bound.kind.article) \(bound.kind.rawValue)")
+      }
+    }
+    self.init(min: min, max: max)
+  }
+
+  /// Whether `value` lies within the bounds; a value that is no number is left to the type check.
   public func contains(_ value: PrefValue) -> Bool {
     guard let number = Self.number(value) else { return true }
-    return (min.map { number >= $0 } ?? true) && (max.map { number <= $0 } ?? true)
+    if let low = min.flatMap(Self.number), Self.less(number, low) { return false }
+    if let high = max.flatMap(Self.number), Self.less(high, number) { return false }
+    return true
   }
 
-  /// `value` moved to the nearest end of the range when it lies outside it.
-  public func clamped(_ value: PrefValue) -> PrefValue {
-    guard let number = Self.number(value) else { return value }
-    let end = min.flatMap { number < $0 ? $0 : nil } ?? max.flatMap { number > $0 ? $0 : nil }
-    guard let end else { return value }
-    if case .real = value { return .real(end) }
-    return Int64(exactly: end).map(PrefValue.integer) ?? .real(end)
-  }
-
-  /// `16 to 128`, `at least 16`, `at most 128`.
+  /// `16...128`, `at least 16`, `at most 128`.
   public var description: String {
     switch (min, max) {
-    case (let low?, let high?): "\(Self.text(low)) to \(Self.text(high))"
-    case (let low?, nil): "at least \(Self.text(low))"
-    case (nil, let high?): "at most \(Self.text(high))"
-    case (nil, nil): "any"
+    case (let low?, let high?): "\(low.literal)...\(high.literal)"
+    case (let low?, nil): "at least \(low.literal)"
+    case (nil, let high?): "at most \(high.literal)"
+    case (nil, nil): "any number"
     }
   }
 
-  static func text(_ number: Double) -> String {
-    Int64(exactly: number).map(String.init) ?? TextForms.realOrSpecial(number)
+  /// A number as an exact integer where it is one, else a real.
+  private enum Number {
+    case integer(Int64)
+    case unsigned(UInt64)
+    case real(Double)
   }
 
-  static func number(_ value: PrefValue) -> Double? {
+  private static func number(_ value: PrefValue) -> Number? {
     switch value {
-    case .integer(let n): Double(n)
-    case .unsignedInteger(let n): Double(n)
-    case .real(let r): r
+    case .integer(let n): .integer(n)
+    case .unsignedInteger(let n): .unsigned(n)
+    case .real(let r) where !r.isNaN: .real(r)
     default: nil
     }
   }
 
-  /// A range from its schema value: a dictionary with `min`, `max` or both, numbers.
-  init(_ value: PrefValue, at path: PrefKeyPath) throws {
-    guard case .dictionary(let dict) = value, !dict.isEmpty else {
-      throw Schema.invalid(path, "a range is a dictionary with 'min', 'max' or both")
+  /// `a < b`, exactly for integers (no rounding through Double).
+  private static func less(_ a: Number, _ b: Number) -> Bool {
+    switch (a, b) {
+    case (.integer(let x), .integer(let y)): return x < y
+    case (.unsigned(let x), .unsigned(let y)): return x < y
+    case (.integer(let x), .unsigned(let y)): return x < 0 || UInt64(x) < y
+    case (.unsigned(let x), .integer(let y)): return y >= 0 && x < UInt64(y)
+    default: return real(a) < real(b)
     }
-    try Schema.allowOnly(["min", "max"], in: dict, at: path)
-    func end(_ name: String) throws -> Double? {
-      guard let value = dict[name] else { return nil }
-      guard let number = Self.number(value) else { throw Schema.invalid(path.appending(key: name), "must be a number") }
-      return number
+  }
+
+  private static func real(_ n: Number) -> Double {
+    switch n {
+    case .integer(let x): Double(x)
+    case .unsigned(let x): Double(x)
+    case .real(let x): x
     }
-    self.init(min: try end("min"), max: try end("max"))
   }
 }

@@ -1,6 +1,6 @@
 import PrefsKit
 
-/// `prefs form DOMAIN|FILE [--schema S]`: the tutorial's settings form in the
+/// `prefs form DOMAIN|FILE [--schema S | --schema-dir DIR]`: the tutorial's settings form in the
 /// terminal, for any schema. The model (rows, what the app reads, fixes, checks,
 /// pages, saving) is the library's `SettingsForm`; this file turns keys into its
 /// changes and draws it.
@@ -16,7 +16,8 @@ enum FormCommand {
       where items and keys are added and removed. Each row shows the stored value and \
       what the app reads; a value the app would discard (the string "false" for a Bool ?? true) \
       is marked with the reason, and f stores what it meant. Keys the schema does not \
-      list come last, apart. Without a schema, the rows are the types the domain holds.
+      list come last, apart. --schema-dir finds the schema whose payload type is the \
+      domain. Without a schema, the rows are the types the domain holds.
 
       Keys: arrows or Tab and Shift-Tab move, Space toggles, Enter edits a field \
       (typing appends, Backspace deletes, Ctrl-U clears, Enter confirms, Esc cancels) \
@@ -30,10 +31,14 @@ enum FormCommand {
       terminal.
       """,
     arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.")],
-    options: [Options.schema, Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [Options.schema, Options.schemaDir, Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [
       ("prefs form com.example.app --schema user-settings", "The tutorial's form over its domain."),
       ("prefs form Samples/UserSettings.yaml", "A file, with the types it holds."),
+      (
+        "prefs form com.apple.dock --schema-dir device-management/mdm/profiles",
+        "The Dock's settings, by Apple's device-management schema."
+      ),
     ],
     run: run)
 
@@ -47,7 +52,7 @@ enum FormCommand {
         ])
     }
     let domain = try resolveDomain(arguments.positionals[0], in: arguments.store())
-    let schema = try arguments.schema()
+    let schema = try arguments.schema(for: arguments.positionals[0])
     let options = try arguments.readOptions()
     let contents = try reportingWarnings(of: domain, console) { warnings in
       try domain.read(options: options, warnings: warnings)
