@@ -131,6 +131,17 @@ import Testing
     #expect(try setup.read("com.example.app", "isAccountPrivate") == "0\n")
   }
 
+  @Test func withoutATerminalTheFormIsAUsageErrorPointingToSet() throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    let result = try TestSupport.prefs(["form", "com.example.app", "--schema", "user-settings"], store: store)
+    #expect(result.status == 64)
+    #expect(result.stdout == "")
+    #expect(result.stderr.hasPrefix("prefs: error: prefs form needs a terminal for its input and output\n"))
+    #expect(result.stderr.contains("'prefs set FILE KEYPATH VALUE'"))
+    #expect(result.stderr.contains("See 'prefs help form'."))
+  }
+
   /// Apple's device-management schema of the Dock: its tile size is 16 to 128.
   static let dockSchema = TestSupport.packageRoot.deletingLastPathComponent()
     .appendingPathComponent("shared/corpus/device-management/mdm/profiles/com.apple.dock.yaml")

@@ -46,7 +46,11 @@ public struct FormRow: Sendable, Equatable {
     label = description ?? name
     type = key.type
     control = FormControl.for(key.type, values: key.values, range: key.range)
-    if embedded || (key.type == .data && stored.flatMap(Self.embeddedKind) != nil) { control = .data(opens: true) }
+    if embedded || (key.type == .data && stored.flatMap(Self.embeddedKind) != nil) {
+      // Data shown as structure is still data to the app.
+      type = .data
+      control = .data(opens: true)
+    }
     self.stored = stored
     fallback = key.defaultValue
     // Data shown as structure is read by the app as data.

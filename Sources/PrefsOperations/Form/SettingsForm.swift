@@ -120,7 +120,9 @@ public struct SettingsForm: Sendable {
     switch value {
     case .array(let items):
       return items.enumerated().map { index, item in
-        row(String(index + 1), page.path.appending(index: index), page.items, item, known: true)
+        var itemRow = row(String(index + 1), page.path.appending(index: index), page.items, item, known: true)
+        itemRow.label = Self.itemLabel(index, item)
+        return itemRow
       }
     case .dictionary(let dict):
       var rows: [FormRow] = []
@@ -144,6 +146,13 @@ public struct SettingsForm: Sendable {
     default:
       return []
     }
+  }
+
+  /// How a list labels an item: `Item 2`, with its name when it is a dictionary that
+  /// has one (`Item 2: Groceries`).
+  static func itemLabel(_ index: Int, _ item: PrefValue) -> String {
+    let name = ["name", "title", "label", "id"].lazy.compactMap { item.dictionaryValue?[$0]?.stringValue }.first
+    return "Item \(index + 1)" + (name.map { $0.isEmpty ? "" : ": \($0)" } ?? "")
   }
 
   /// The key a value of no schema is read as: its own type, with no fallback; nil for

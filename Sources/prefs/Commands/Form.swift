@@ -341,7 +341,7 @@ struct FormScreen {
       case .changedMeanwhile(let paths):
         let names = paths.prefix(3).map(\.nameInMessages).joined(separator: ", ") + (paths.count > 3 ? ", …" : "")
         say(
-          "Not saved: another program changed \(names.isEmpty ? "the domain" : names) since the form read it; "
+          "Not saved: another program changed \(names.isEmpty ? "the domain" : names) meanwhile; "
             + "nothing was overwritten.", error: true)
       }
     } catch let error as PrefsError {
@@ -453,7 +453,7 @@ struct FormScreen {
     } else {
       lines.append("")
     }
-    lines.append(paint(Terminal.fit(keysLine, width), "7"))
+    lines.append(paint(Terminal.fit(mode == .browse ? keysLine(width: width) : keysLine, width), "7"))
     return lines
   }
 
@@ -488,12 +488,27 @@ struct FormScreen {
     return paint(Terminal.fit(parts.joined(separator: " · "), width), "2")
   }
 
-  /// The keys that work now, on the bottom line.
+  /// The keys that work now, on the bottom line, in words short enough for `width`.
+  private func keysLine(width: Int) -> String {
+    let nested = form.pages.count > 1
+    let full = [
+      "arrows move", "Space toggle", "Enter edit", "f fix", "/ filter", nested ? "a add" : nil,
+      nested ? "d remove" : nil, nested ? "Esc back" : nil, "^S save", "q quit",
+    ].compactMap { $0 }
+    let short = full.map { $0.replacingAll("arrows", with: "↑↓").replacingAll("Space", with: "Spc") }
+      .map { $0.replacingAll("Enter", with: "⏎").replacingAll("remove", with: "del") }
+    let candidates =
+      [
+        full.joined(separator: "  "), full.joined(separator: " "), short.joined(separator: "  "),
+        short.joined(separator: " "),
+      ]
+    return candidates.first { $0.count <= width } ?? candidates[candidates.count - 1]
+  }
+
+  /// The keys of the modes other than browsing, on the bottom line.
   private var keysLine: String {
     switch mode {
-    case .browse:
-      let nested = form.pages.count > 1 ? "  a add  d remove  Esc back" : ""
-      return "arrows move  Space toggle  Enter edit  f fix  / filter\(nested)  ^S save  q quit"
+    case .browse: return keysLine(width: .max)
     case .editing: return "Enter confirm  Esc cancel  Backspace delete  ^U clear"
     case .picking: return "arrows move  Enter pick  Esc cancel"
     case .filtering: return "type to filter  Enter keep  Esc clear"
@@ -518,6 +533,8 @@ struct FormScreen {
       reads = row.appReads.map(Self.shown) ?? ""
     }
     if case .data(opens: true) = row.control { reads = "data" }
+    // An array or dictionary's count is in its control already.
+    if row.control == .list || row.control == .dictionary, row.problem == nil, row.stored != nil { reads = "" }
     reads = Terminal.fit(Terminal.visible(reads), widths.2)
     var text = (selected ? ">" : " ") + mark + " " + label + " " + stored + " " + reads
     if colors {
@@ -535,7 +552,7 @@ struct FormScreen {
   /// The stored value as its control shows it.
   static func control(_ row: FormRow) -> String {
     guard let stored = row.stored else { return "(not set)" }
-    if let type = row.type, stored.kind != type.kind { return stored.literal }
+    if let type = row.type, stored.kind != type.kind, row.control != .data(opens: true) { return stored.literal }
     switch (row.control, stored) {
     case (.toggle, .bool(let on)): return on ? "[x] on" : "[ ] off"
     case (.picker, _): return "< \(shown(stored)) >"
