@@ -17,14 +17,12 @@ enum FormCommand {
       what the app reads; a value the app would discard (the string "false" for a Bool ?? true) \
       is marked with the reason, and f stores what it meant. Keys the schema does not \
       list come last, apart. --schema-dir finds the schema whose payload type is the \
-      domain. Without a schema, the rows are the types the domain holds.
-
+      domain. Without a schema, the rows are the types the domain holds. \
       Keys: arrows or Tab and Shift-Tab move, Space toggles, Enter edits a field \
       (typing appends, Backspace deletes, Ctrl-U clears, Enter confirms, Esc cancels) \
       or opens a picker (arrows move, Enter picks) or a page (Esc goes back), \
       f fixes, a adds, d removes, / filters the rows, Ctrl-S saves, q quits (asking when \
-      there are unsaved changes), Ctrl-C twice quits without saving.
-
+      there are unsaved changes), Ctrl-C twice quits without saving. \
       Saving changes only the bytes of what changed, under the domain's lock, and only \
       if no other program changed the domain since the form read it; if one did, the \
       form says what changed and writes nothing. Standard input and output must be a \
