@@ -183,9 +183,10 @@ struct FormScreen {
       selected = min(selected, max(0, form.rows.count - 1))
     case .escape, .left, .backspace:
       if !form.filter.isEmpty {
-        form.filter = ""
-      } else if form.close() {
-        selected = 0
+        refilter("")
+      } else {
+        let from = form.page.path
+        if form.close() { selected = form.rows.firstIndex { $0.path == from } ?? 0 }
       }
     case .control("s"): save()
     case .character("q"):
@@ -288,14 +289,22 @@ struct FormScreen {
     switch key {
     case .enter: mode = .browse
     case .escape:
-      form.filter = ""
+      refilter("")
       mode = .browse
-    case .backspace: form.filter = String(form.filter.dropLast())
-    case .control("u"): form.filter = ""
-    case .character(let character): form.filter.append(character)
+    case .backspace: refilter(String(form.filter.dropLast()))
+    case .control("u"): refilter("")
+    case .character(let character): refilter(form.filter + String(character))
     default: break
     }
-    selected = min(selected, max(0, form.rows.count - 1))
+  }
+
+  /// Filters the rows by `text`, keeping the selected row selected when it stays.
+  private mutating func refilter(_ text: String) {
+    let rows = form.rows
+    let path = rows.indices.contains(selected) ? rows[selected].path : nil
+    form.filter = text
+    let now = form.rows
+    selected = now.firstIndex { $0.path == path } ?? min(selected, max(0, now.count - 1))
   }
 
   private mutating func typeName(_ name: String, _ key: Terminal.Key) {
