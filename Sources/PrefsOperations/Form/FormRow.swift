@@ -15,6 +15,7 @@ public struct FormRow: Sendable, Equatable {
   public var label: String
   /// The type the app reads the value as; nil for a value of no such type (a uid).
   public var type: ValueText.TypeName?
+  /// The control the row shows, as its type, values and range call for.
   public var control: FormControl
   /// The stored value; nil when the key is missing.
   public var stored: PrefValue?
