@@ -14,8 +14,6 @@ public enum YAMLVersion: String, Sendable, CaseIterable {
 
 /// Options for reading any format.
 public struct ReadOptions: Sendable {
-  /// Drop `null` values (with a warning) instead of refusing them.
-  public var dropNulls = false
   /// How plain YAML scalars resolve.
   public var yamlVersion = YAMLVersion.v1_2
   /// The deepest nesting of arrays and dictionaries accepted.
@@ -50,8 +48,7 @@ public struct ReadOptions: Sendable {
     return PrefsError(.inputTooLarge(size: size, limit: maxInputBytes))
   }
 
-  public init(dropNulls: Bool = false, yamlVersion: YAMLVersion = .v1_2) {
-    self.dropNulls = dropNulls
+  public init(yamlVersion: YAMLVersion = .v1_2) {
     self.yamlVersion = yamlVersion
   }
 }
@@ -78,12 +75,20 @@ public struct WriteOptions: Sendable {
   package var settingsDirectives: [PrefKeyPath: SettingsDirective]?
   /// When a large YAML document is written in parts, on several threads.
   public var parallelism = ParallelPolicy.automatic
+  /// Property lists: leave out the nulls a plist cannot hold (each with a warning
+  /// naming its key path) instead of refusing the first with ``PrefsError/Kind/null(path:)``.
+  /// YAML and JSON write their nulls whatever this says.
+  public var dropNulls = false
 
-  public init(sortKeys: Bool = false, plainJSON: Bool = false, compact: Bool = false, expandData: Bool = false) {
+  public init(
+    sortKeys: Bool = false, plainJSON: Bool = false, compact: Bool = false, expandData: Bool = false,
+    dropNulls: Bool = false
+  ) {
     self.sortKeys = sortKeys
     self.plainJSON = plainJSON
     self.compact = compact
     self.expandData = expandData
+    self.dropNulls = dropNulls
   }
 }
 

@@ -6,7 +6,8 @@
 /// to build one from a `UInt64`). Equality is type-strict: `1`, `1.0` and `true`
 /// are three different values; reals compare bit for bit (so `-0.0 != 0.0`) except
 /// that NaN equals NaN; dates compare at full `Double` precision; dictionaries
-/// compare regardless of key order.
+/// compare regardless of key order. `.null` equals only itself: not `""`, `false`,
+/// `0`, nor a missing key.
 public enum PrefValue: Sendable {
   case string(String)
   case integer(Int64)
@@ -20,6 +21,10 @@ public enum PrefValue: Sendable {
   case dictionary(PrefDictionary)
   /// A keyed-archive UID (binary plists only).
   case uid(UInt64)
+  /// A YAML or JSON null (`key:`, `~`, `null`). Kept through reading, writing and
+  /// every operation on YAML and JSON; a property list has no form for it, so writing
+  /// one refuses it by key path (``PrefsError/Kind/null(path:)``) or, asked to, drops it.
+  case null
 
   /// The integer value `n`, as `.integer` when it fits `Int64`, else `.unsignedInteger`.
   public static func integer(exactly n: UInt64) -> PrefValue {
@@ -38,12 +43,13 @@ public enum PrefValue: Sendable {
     case .array: .array
     case .dictionary: .dictionary
     case .uid: .uid
+    case .null: .null
     }
   }
 
   /// The kinds of ``PrefValue``, named as the command line and messages name them.
   public enum Kind: String, Sendable, CaseIterable {
-    case string, integer, real, bool, date, data, array, dictionary, uid
+    case string, integer, real, bool, date, data, array, dictionary, uid, null
 
     /// The word `defaults read-type` uses (`Type is boolean`).
     public var defaultsName: String {
@@ -57,6 +63,7 @@ public enum PrefValue: Sendable {
       case .array: "array"
       case .dictionary: "dictionary"
       case .uid: "uid"
+      case .null: "null"
       }
     }
   }
@@ -71,6 +78,12 @@ public enum PrefValue: Sendable {
   public var arrayValue: [PrefValue]? {
     if case .array(let a) = self { return a }
     return nil
+  }
+
+  /// Whether this value is `.null`.
+  public var isNull: Bool {
+    if case .null = self { return true }
+    return false
   }
 
   /// The string this value holds, if it is one.
@@ -94,6 +107,7 @@ extension PrefValue: Equatable {
     case (.array(let a), .array(let b)): a == b
     case (.dictionary(let a), .dictionary(let b)): a == b
     case (.uid(let a), .uid(let b)): a == b
+    case (.null, .null): true
     default: false
     }
   }

@@ -39,6 +39,8 @@ extension PrefValue: Hashable {
     case .uid(let n):
       hasher.combine(9 as UInt8)
       hasher.combine(n)
+    case .null:
+      hasher.combine(10 as UInt8)
     }
   }
 }
@@ -102,7 +104,7 @@ extension PrefValue: CustomStringConvertible, CustomDebugStringConvertible {
   /// literal: a string quoted with Swift's escapes (`"Chimes"`), an integer as digits
   /// (`1`), a real always with a `.` or an exponent (`1.0`, `1.0e+20`, `.inf`, `-.inf`,
   /// `.nan`), `true`/`false`, a date unquoted in ISO 8601 UTC (`2023-11-14T22:13:20Z`),
-  /// `<data 3 bytes>`, `<uid 5>`, an array as `[1, 2]` and a dictionary, in its
+  /// `<data 3 bytes>`, `<uid 5>`, `null`, an array as `[1, 2]` and a dictionary, in its
   /// order, as `["a": 1]` (`[:]` when empty).
   public var description: String {
     switch self {
@@ -116,6 +118,7 @@ extension PrefValue: CustomStringConvertible, CustomDebugStringConvertible {
     case .array(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
     case .dictionary(let d): d.description
     case .uid(let n): "<uid \(n)>"
+    case .null: "null"
     }
   }
 
@@ -141,6 +144,7 @@ extension PrefValue: CustomStringConvertible, CustomDebugStringConvertible {
         : ".dictionary(["
           + dictionary.map { "\(Self.quoted($0.key)): \($0.value.debugDescription)" }.joined(separator: ", ") + "])"
     case .uid(let n): ".uid(\(n))"
+    case .null: ".null"
     }
   }
 
@@ -164,7 +168,7 @@ extension PrefValue: Codable {
   /// Writes the value through any `Encoder`. ``PrefsEncoder`` stores it as it is;
   /// other encoders get each kind's nearest `Codable` form: dates and data as their own
   /// `Codable` forms, an array as an unkeyed container, a dictionary as a keyed one
-  /// in its order, and a UID as its number (as plain JSON writes it).
+  /// in its order, a UID as its number (as plain JSON writes it) and a null as `nil`.
   public func encode(to encoder: any Encoder) throws {
     if let encoder = encoder as? any PrefValueEncoding { return encoder.store(self) }
     switch self {
@@ -184,15 +188,16 @@ extension PrefValue: Codable {
       case .bool(let b): try container.encode(b)
       case .date(let d): try container.encode(d)
       case .data(let d): try container.encode(d)
+      case .null: try container.encodeNil()
       case .array, .dictionary: break
       }
     }
   }
 
   /// Reads a value from any `Decoder`. ``PrefsDecoder`` gives the value as it is;
-  /// other decoders are asked, in turn, for a dictionary, an array, a `Bool`, an
-  /// integer, a `Double` and a `String`, so that dates and data come back as whatever
-  /// form that decoder keeps them in.
+  /// other decoders are asked, in turn, for a dictionary, an array, a `nil` (null), a
+  /// `Bool`, an integer, a `Double` and a `String`, so that dates and data come back as
+  /// whatever form that decoder keeps them in.
   public init(from decoder: any Decoder) throws {
     if let decoder = decoder as? any PrefValueDecoding {
       self = decoder.prefValue
@@ -206,7 +211,9 @@ extension PrefValue: Codable {
       self = .array(items)
     } else {
       let container = try decoder.singleValueContainer()
-      if let b = try? container.decode(Bool.self) {
+      if container.decodeNil() {
+        self = .null
+      } else if let b = try? container.decode(Bool.self) {
         self = .bool(b)
       } else if let n = try? container.decode(Int64.self) {
         self = .integer(n)
@@ -218,7 +225,7 @@ extension PrefValue: Codable {
         self = .string(s)
       } else {
         throw DecodingError.dataCorruptedError(
-          in: container, debugDescription: "not a string, number, boolean, array or dictionary")
+          in: container, debugDescription: "not a string, number, boolean, null, array or dictionary")
       }
     }
   }

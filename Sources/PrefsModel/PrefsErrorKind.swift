@@ -19,9 +19,6 @@ extension PrefsError {
     case aliasBudget(limit: Int)
     /// The input is larger than `limit` bytes: `size` bytes, or (from a pipe) more.
     case inputTooLarge(size: Int?, limit: Int)
-    /// A null, which no preference value can be. `droppable`: reading with
-    /// `dropNulls` leaves it out (false for a document that is all null).
-    case null(problem: String, droppable: Bool)
     /// A file named as a property list holds JSON, and reading it as a plist failed
     /// with `cause`.
     case jsonInPlistFile(cause: Kind)
@@ -32,6 +29,11 @@ extension PrefsError {
     case unreadableDomain(backup: String, cause: Kind)
 
     // MARK: Writing
+
+    /// A null at `path`, which a property list (and so a domain) cannot hold: refused
+    /// where a plist is written, unless the writer is asked to drop nulls
+    /// (`WriteOptions.dropNulls`).
+    case null(path: PrefKeyPath)
 
     /// A value of `kind` at `path` (when known) that `format` cannot hold.
     case unrepresentable(format: String, kind: PrefValue.Kind, path: PrefKeyPath?, problem: String)
@@ -232,10 +234,11 @@ extension PrefsError.Kind {
   /// The one-line message.
   public var message: String {
     switch self {
-    case .syntax(_, _, let problem), .null(let problem, _), .unrepresentable(_, _, _, let problem),
+    case .syntax(_, _, let problem), .unrepresentable(_, _, _, let problem),
       .settings(let problem), .usage(let problem), .other(_, let problem):
       return problem
     case .duplicateKey(let key): return "duplicate key \"\(key)\""
+    case .null(let path): return "null at \(path.nameInMessages) has no plist form"
     case .tooDeep(let limit, let detail):
       return "nesting deeper than \(limit) levels" + (detail.map { " (\($0))" } ?? "")
     case .aliasBudget(let limit): return "aliases expand to more than \(limit) nodes; refusing (an alias bomb?)"

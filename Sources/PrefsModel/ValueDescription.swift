@@ -1,8 +1,9 @@
 extension PrefValue {
   /// The kind and a short form of the value, for messages: `string "false"`,
-  /// `integer 1`, `data (3 bytes)`.
+  /// `integer 1`, `data (3 bytes)`, `null`.
   public var summary: String {
     switch self {
+    case .null: "null"
     case .string, .integer, .unsignedInteger, .real, .bool, .date, .uid: "\(kind.rawValue) \(literal)"
     case .data(let d): "data (\(d.count) byte\(d.count == 1 ? "" : "s"))"
     case .array(let items): "array (\(items.count) item\(items.count == 1 ? "" : "s"))"
@@ -11,7 +12,7 @@ extension PrefValue {
   }
 
   /// The value as a message shows it: `"Chimes"`, `true`, `42`, `1.5`, `.inf`, a date
-  /// in ISO 8601; a short summary for data and containers.
+  /// in ISO 8601, `null`; a short summary for data and containers.
   public var literal: String {
     switch self {
     case .string(let s):
@@ -25,6 +26,7 @@ extension PrefValue {
     case .unsignedInteger(let n): return String(n)
     case .date(let d): return TextForms.date(d)
     case .uid(let n): return String(n)
+    case .null: return "null"
     case .data, .array, .dictionary: return summary
     }
   }

@@ -6,11 +6,12 @@ import PrefsText
 
 /// Values typed on the command line (`prefs write`, `prefs set`): bools as
 /// `true/false/yes/no/1/0`, dates in ISO 8601, data in hex (`-data`) or base64
-/// (`--type data`), arrays and dictionaries as JSON or YAML flow text.
+/// (`--type data`), arrays and dictionaries as JSON or YAML flow text, a null as `null`
+/// (`--type null`; YAML and JSON hold it, a property list does not).
 public enum ValueText {
   /// The kinds a value can be given as, with the names `--type` accepts.
   public enum TypeName: String, Sendable, CaseIterable {
-    case string, integer, real, bool, date, data, array, dict
+    case string, integer, real, bool, date, data, array, dict, null
 
     /// `--type` spellings, including the `defaults` words (`int`, `float`, `boolean`).
     public static func named(_ text: String) -> TypeName? {
@@ -23,6 +24,7 @@ public enum ValueText {
       case "data": .data
       case "array": .array
       case "dict", "dictionary": .dict
+      case "null": .null
       default: nil
       }
     }
@@ -30,7 +32,7 @@ public enum ValueText {
 
   /// Reads `text` as a value of `type`. Data is base64 unless `hexData` (as
   /// `defaults -data` takes it), see ``parseData(_:hexData:)``; arrays and dictionaries are JSON or YAML flow text
-  /// (`[1, 2]`, `{a: 1}`).
+  /// (`[1, 2]`, `{a: 1}`); a null is `null` or `~`, as YAML writes it.
   public static func parse(_ text: String, as type: TypeName, hexData: Bool = false) throws -> PrefValue {
     func refuse(_ expected: String) -> PrefsError {
       PrefsError(.invalidValue(text: text, expected: expected))
@@ -63,6 +65,9 @@ public enum ValueText {
       return .date(date)
     case .data:
       return .data(try parseData(text, hexData: hexData))
+    case .null:
+      guard text == "null" || text == "~" else { throw refuse("null (null or ~)") }
+      return .null
     case .array, .dict:
       let value: PrefValue
       do {
@@ -84,14 +89,16 @@ public enum ValueText {
   ///   for a bool, `3` for a real), and is refused otherwise (a `typeMismatch` error);
   /// - an existing array or dictionary is refused: it takes a type;
   /// - a new key is a string, as `defaults write` stores it; when the text reads as
-  ///   a number, bool or date, that value is returned too, for a warning.
+  ///   a number, bool, date or null, that value is returned too, for a warning.
+  /// A key that holds null keeps it for `null`; any other text takes a type, as the
+  /// string `"null"` and the null stay two values.
   /// Returns the value and what else the text reads as.
   /// `key` names the key in errors.
   public static func parseUntyped(_ text: String, existing: PrefValue?, key: String) throws -> (
     PrefValue, readsAs: PrefValue?
   ) {
     guard let existing else {
-      for type in [TypeName.integer, .real, .bool, .date] {
+      for type in [TypeName.integer, .real, .bool, .date, .null] {
         if let value = try? parse(text, as: type) { return (.string(text), value) }
       }
       return (.string(text), nil)
@@ -104,7 +111,8 @@ public enum ValueText {
       case .real: .real
       case .bool: .bool
       case .date: .date
-      default: nil
+      case .null: .null
+      case .data, .array, .dictionary, .uid: nil
       }
     if let type, let value = try? parse(text, as: type) { return (value, nil) }
     throw PrefsError(.typeMismatch(text: text, key: key, holds: kind))
@@ -159,6 +167,7 @@ public enum ValueText {
     case .date(let d): TextForms.date(d)
     case .data(let d): hexBytes(d)
     case .uid(let n): String(n)
+    case .null: "null"
     case .array, .dictionary: nil
     }
   }

@@ -47,7 +47,7 @@ import PrefsText
 
     @discardableResult
     public func modify(
-      force: Bool, dryRun: Bool, options: ReadOptions, warnings: Warnings,
+      force: Bool, dryRun: Bool, options: ReadOptions, dropNulls: Bool, warnings: Warnings,
       _ body: (inout PrefDictionary?) throws -> Void
     ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
       let before = try read(options: options)
@@ -56,7 +56,8 @@ import PrefsText
       if dryRun { return (before, after) }
       let app = name as CFString
       let newValues = after ?? PrefDictionary()
-      let data = try Format.binary.codec.encode(.dictionary(newValues))
+      let data = try Format.binary.codec.encode(
+        .dictionary(newValues), options: WriteOptions(dropNulls: dropNulls), warnings: warnings)
       let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
       let removed = (before?.keys ?? []).filter { !newValues.contains($0) }
       CFPreferencesSetMultiple(

@@ -22,10 +22,12 @@ public protocol PreferenceDomain: Sendable {
   /// `dryRun`. A domain that does not parse is refused unless `force`, which first
   /// keeps a copy of it beside it (`.bak`). A text file keeps its text: only the
   /// bytes of what changed change, and `warnings` says where that could not be done
-  /// in place. Returns the contents before and after.
+  /// in place. A null, which a property list cannot hold, is refused by its key path
+  /// when the domain is a plist, unless `dropNulls` leaves it out with a warning (a
+  /// YAML or JSON file keeps it). Returns the contents before and after.
   @discardableResult
   func modify(
-    force: Bool, dryRun: Bool, options: ReadOptions, warnings: Warnings,
+    force: Bool, dryRun: Bool, options: ReadOptions, dropNulls: Bool, warnings: Warnings,
     _ body: (inout PrefDictionary?) throws -> Void
   ) throws -> (before: PrefDictionary?, after: PrefDictionary?)
   /// The domain as it is now, to be put back by ``restore(_:)``. Reading it writes
@@ -34,6 +36,18 @@ public protocol PreferenceDomain: Sendable {
   /// Puts the domain back as `snapshot` found it, under its lock: a domain that did
   /// not exist is removed.
   func restore(_ snapshot: DomainSnapshot) throws
+}
+
+extension PreferenceDomain {
+  /// ``modify(force:dryRun:options:dropNulls:warnings:_:)``, refusing nulls where the
+  /// domain is a plist.
+  @discardableResult
+  public func modify(
+    force: Bool, dryRun: Bool, options: ReadOptions, warnings: Warnings,
+    _ body: (inout PrefDictionary?) throws -> Void
+  ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
+    try modify(force: force, dryRun: dryRun, options: options, dropNulls: false, warnings: warnings, body)
+  }
 }
 
 /// What a domain held when ``PreferenceDomain/snapshot()`` was taken. A file domain

@@ -107,8 +107,8 @@ public struct FileDomain: PreferenceDomain {
 
   @discardableResult
   public func modify(
-    force: Bool = false, dryRun: Bool = false, options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings(),
-    _ body: (inout PrefDictionary?) throws -> Void
+    force: Bool = false, dryRun: Bool = false, options: ReadOptions = ReadOptions(), dropNulls: Bool = false,
+    warnings: Warnings = Warnings(), _ body: (inout PrefDictionary?) throws -> Void
   ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
     if createsFolder, !dryRun {
       let folder = path.deletingLastPathComponent
@@ -150,6 +150,15 @@ public struct FileDomain: PreferenceDomain {
 
     var after = before
     try body(&after)
+    // A plist holds no null: left out here when asked, else refused by the writer.
+    if format.isPlist, let contents = after {
+      if dropNulls {
+        after = contents.droppingNulls(warnings: warnings)
+      } else if dryRun, let refusal = PrefValue.dictionary(contents).nullRefusal {
+        // What the write would refuse, a trial refuses too.
+        throw refusal.inFile(path)
+      }
+    }
     if dryRun { return (before, after) }
 
     if let corrupt {

@@ -400,7 +400,7 @@ import Testing
     init(_ contents: PrefDictionary?) { self.contents = contents }
     func read(options: ReadOptions) throws -> PrefDictionary? { contents }
     func modify(
-      force: Bool, dryRun: Bool, options: ReadOptions, warnings: Warnings,
+      force: Bool, dryRun: Bool, options: ReadOptions, dropNulls: Bool, warnings: Warnings,
       _ body: (inout PrefDictionary?) throws -> Void
     ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
       let before = contents

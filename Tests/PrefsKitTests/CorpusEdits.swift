@@ -73,6 +73,7 @@ enum CorpusEdits {
     case .date(let d): .date(d.addingTimeInterval(1))
     case .data(let d): .data(d + [0x2A])
     case .uid(let u): .uid(u + 1)
+    case .null: .string("was null")
     case .array, .dictionary: .string("was a container")
     }
   }

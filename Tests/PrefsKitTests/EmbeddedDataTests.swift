@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test(arguments: [
-    #"{"a": 1}"#, #"{"a":"x\/y"}"#, #"[1,2]  "#, #"{"a":1.00}"#, "42", #""text""#, "{not json", "[null]",
+    #"{"a": 1}"#, #"{"a":"x\/y"}"#, #"[1,2]  "#, #"{"a":1.00}"#, "42", #""text""#, "{not json", "[null ]",
   ])
   func blobsThatWouldNotComeBackExactlyStayData(text: String) {
     #expect(EmbeddedData.expand(Data(text.utf8)) == nil)
@@ -78,10 +78,11 @@ import Testing
     #expect(try Format.yaml.decode(Data(text.utf8)) == .dictionary(["p": .data(blob)]))
   }
 
-  @Test func aJSONTagOnNullsIsRefusedWithItsPosition() {
-    #expect(throws: PrefsError.self) {
-      try Format.yaml.decode(Data("a: !json\n  b: !!str x\n  c: 1\nd: !json [~]\n".utf8))
-    }
+  @Test func aJSONTagHoldsNullsAndAPlistTagRefusesThem() throws {
+    #expect(EmbeddedData.expand(Data("[null]".utf8))?.value == [.null])
+    #expect(
+      try Format.yaml.decode(Data("d: !json [~]\n".utf8)) == .dictionary(["d": .data(Data("[null]".utf8))]))
+    #expect(throws: PrefsError.self) { try Format.yaml.decode(Data("d: !plist [~]\n".utf8)) }
   }
 
   @Test func thePassBeforeWritingFindsNestedBlobsOnce() throws {

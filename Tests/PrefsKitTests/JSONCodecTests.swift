@@ -145,14 +145,16 @@ import Testing
     #expect(try read(#""\ud83d\ude00 \u00e9""#) == .string("\u{1F600} é"))
   }
 
-  @Test func nullsAreRefusedWithTheirPositionOrDropped() throws {
-    let error = failure("{\n  \"a\": [1, null]\n}")
-    #expect(error?.kind == .null(problem: "null at a.1 has no plist form", droppable: true))
-    #expect(error?.position == .lineColumn(line: 2, column: 12))
-    let warnings = Warnings()
-    let value = try read("{\"a\": null, \"b\": [null, 2]}", options: ReadOptions(dropNulls: true), warnings: warnings)
-    #expect(value == .dictionary(["b": .array([.integer(2)])]))
-    #expect(warnings.all.map(\.message) == ["dropped null at a", "dropped null at b.0"])
+  @Test func nullIsReadAndWrittenAsNull() throws {
+    let value = try read("{\"a\": null, \"b\": [null, 2], \"c\": \"null\"}")
+    #expect(value == .dictionary(["a": .null, "b": .array([.null, .integer(2)]), "c": "null"]))
+    #expect(try read("null") == .null)
+    #expect(try write(value) == #"{"a":null,"b":[null,2],"c":"null"}"# + "\n")
+    #expect(try read(try write(value, WriteOptions())) == value)
+    // Type-strict: null is not an empty string, false, 0 or a missing key.
+    for other: PrefValue in ["", false, 0, 0.0, [], [:]] { #expect(try read(#"{"a": null}"#) != ["a": other]) }
+    #expect(try read(#"{"a": null}"#) != [:])
+    #expect(failure(#"{"$date": null}"#)?.kind.problem == #""$date" cannot hold null"#)
   }
 
   @Test(arguments: [
@@ -197,10 +199,9 @@ import Testing
 
   // MARK: JSONTestSuite
 
-  /// Files of `test_parsing` that hold a JSON `null` (no plist form) or a duplicate key.
+  /// Files of `test_parsing` that hold a duplicate key (those holding a `null` are read,
+  /// the null a value, and written back).
   static let refusedByDesign: [String: String] = [
-    "y_array_heterogeneous.json": "null", "y_array_null.json": "null",
-    "y_array_with_several_null.json": "null", "y_structure_lonely_null.json": "null",
     "y_object_duplicated_key.json": "duplicateKey", "y_object_duplicated_key_and_value.json": "duplicateKey",
   ]
 
@@ -246,7 +247,11 @@ import Testing
       }
     }
     #expect(counts.y == 95 && counts.n == 188 && counts.i == 35)
-    #expect(accepted.count == 89)
+    #expect(accepted.count == 93)
+    #expect(try codec.decode(Data(contentsOf: folder.appendingPathComponent("y_structure_lonely_null.json"))) == .null)
+    #expect(
+      try codec.decode(Data(contentsOf: folder.appendingPathComponent("y_array_with_several_null.json")))
+        == [1, .null, .null, .null, 2])
     try expectSameJSONValues(accepted)
   }
 

@@ -98,12 +98,32 @@ import Testing
       guard case EncodingError.invalidValue(_, let context) = error else { return false }
       return context.codingPath.map(\.stringValue) == ["big"]
     }
-    #expect {
-      try PrefsEncoder().encode([1, nil, 3] as [Int?])
-    } throws: { error in
-      guard case EncodingError.invalidValue(_, let context) = error else { return false }
-      return context.codingPath.map(\.stringValue) == ["Index 1"]
+  }
+
+  @Test func anExplicitNilIsNullWhichYAMLAndJSONKeepAndAPlistRefusesByPath() throws {
+    let value = try PrefsEncoder().encode([1, nil, 3] as [Int?])
+    #expect(value == [1, .null, 3])
+    for format in [Format.yaml, .json] {
+      let back = try PrefsDecoder().decode([Int?].self, from: try format.decode(try format.encode(value)))
+      #expect(back == [1, nil, 3], "\(format)")
     }
+    #expect(
+      String(decoding: try Format.json.encode(value, options: WriteOptions(compact: true)), as: UTF8.self)
+        == "[1,null,3]\n")
+    #expect(throws: PrefsError(.null(path: PrefKeyPath([.index(1)])))) { try Format.xml.encode(value) }
+    struct Keyed: Encodable {
+      enum Keys: CodingKey { case main }
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encodeNil(forKey: .main)
+      }
+    }
+    #expect(try PrefsEncoder().encode(Keyed()) == ["main": .null])
+    #expect(try PrefsEncoder().encode(nil as Int?) == .null)
+    // decodeIfPresent reads a null as nil, and a null is no value of another type.
+    struct Main: Decodable { var main: String? }
+    #expect(try PrefsDecoder().decode(Main.self, from: ["main": .null]).main == nil)
+    #expect(throws: DecodingError.self) { try PrefsDecoder().decode(String.self, from: .null) }
   }
 
   @Test func nilOptionalsAreLeftOut() throws {
@@ -424,7 +444,10 @@ import Testing
       // The failable initializer, compared with the value as it is (nil for what is not one).
       #expect(PrefValue(propertyList: object) == value)
       #expect(try PrefValue(validatingPropertyList: object) == value)
-      #expect(PrefValue(propertyList: NSNull()) == nil)
+      // A null is NSNull both ways; an object of no model kind is none.
+      #expect(PrefValue(propertyList: NSNull()) == .null)
+      #expect(PrefValue.null.propertyList is NSNull)
+      #expect(PrefValue(propertyList: [1: "a"] as [Int: String]) == nil)
     }
 
     @Test func boolsStayApartFromZeroAndOne() throws {
@@ -473,7 +496,7 @@ import Testing
 
     @Test func aUIDBecomesItsCFUIDDictionaryAndUnknownTypesThrow() throws {
       #expect(try PrefValue(validatingPropertyList: PrefValue.uid(5).propertyList) == ["CF$UID": 5])
-      #expect(throws: PrefsError.self) { try PrefValue(validatingPropertyList: NSNull()) }
+      #expect(try PrefValue(validatingPropertyList: ["k": NSNull()]) == ["k": .null])
       #expect(throws: PrefsError.self) { try PrefValue(validatingPropertyList: ["k": URL(string: "https://a")!]) }
       #expect(throws: PrefsError.self) { try PrefValue(validatingPropertyList: [1: "not a string key"]) }
     }

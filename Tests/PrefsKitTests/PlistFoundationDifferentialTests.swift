@@ -297,6 +297,7 @@ extension PlistCodecTests {
     case .date(let d): d
     case .data(let d): d
     case .uid(let n): NSNumber(value: n)
+    case .null: NSNull()
     case .array(let items): items.map(foundationObject)
     case .dictionary(let dict):
       [String: Any](uniqueKeysWithValues: dict.map { ($0.key, foundationObject($0.value)) })

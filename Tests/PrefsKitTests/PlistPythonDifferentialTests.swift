@@ -67,6 +67,7 @@ extension PlistCodecTests {
     case .date(let d):
       out.append("\(path)\tdate\t\(Int64((d.timeIntervalSinceReferenceDate * 1e6).rounded(.down)))")
     case .uid(let n): out.append("\(path)\tuid\t\(n)")
+    case .null: out.append("\(path)\tnull\t")
     case .array(let items):
       out.append("\(path)\tarray\t\(items.count)")
       for (i, item) in items.enumerated() { plistlibLines(item, path: "\(path)/\(i)", into: &out) }

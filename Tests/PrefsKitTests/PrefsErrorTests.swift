@@ -14,7 +14,7 @@ import Testing
     (.tooDeep(limit: 512), .badInput),
     (.aliasBudget(limit: 1_000_000), .badInput),
     (.inputTooLarge(size: 19, limit: 16), .badInput),
-    (.null(problem: "null at a has no plist form", droppable: true), .badInput),
+    (.null(path: PrefKeyPath([.key("a")])), .badInput),
     (.jsonInPlistFile(cause: .syntax(format: "xml", stage: .parser, problem: "expected '<plist>'")), .badInput),
     (.domainNotDictionary(holds: .array), .badInput),
     (.unreadableDomain(backup: "d.plist.bak", cause: .duplicateKey("a")), .badInput),
@@ -164,27 +164,30 @@ import Testing
   }
 
   @Test func aWarningSaysWhatItLetPass() throws {
-    var options = ReadOptions(dropNulls: true)
+    var options = ReadOptions()
     options.allowDuplicateKeys = true
     let json = Warnings()
-    _ = try Format.read(Data(#"{"a": null, "b": 1, "b": 2}"#.utf8), declared: .json, options: options, warnings: json)
-    #expect(
-      json.all.map(\.refused) == [
-        .null(problem: "null at a has no plist form", droppable: true), .duplicateKey("b"),
-      ])
-    let yaml = Warnings()
-    _ = try Format.read(Data("a: ~\nb: 1\n".utf8), declared: .yaml, options: options, warnings: yaml)
-    #expect(yaml.all.map(\.refused) == [.null(problem: "null has no plist form (the value of 'a')", droppable: true)])
+    let value = try Format.read(
+      Data(#"{"a": null, "b": 1, "b": 2}"#.utf8), declared: .json, options: options, warnings: json
+    ).value
+    #expect(json.all.map(\.refused) == [.duplicateKey("b")])
+    // A null is read as it is; a plist writer told to drop it says what it refused.
+    for format in [Format.xml, .binary, .openStep] {
+      let dropped = Warnings()
+      _ = try? format.encode(value, options: WriteOptions(dropNulls: true), warnings: dropped)
+      #expect(dropped.all.map(\.refused) == [.null(path: PrefKeyPath([.key("a")]))], "\(format)")
+    }
   }
 
-  @Test func lintWordsEveryNullAsTheReaderDoes() {
-    let findings = Lint.check(Data("nothing: ~\nalso: null\n".utf8), file: "a.yaml", path: "a.yaml")
-    let nulls = findings.filter { $0.kind?.name == "null" }
+  @Test func lintPointsOutNullsOnlyInAFileMeantForADomain() {
+    let text = Data("nothing: ~\nalso: null\n".utf8)
+    #expect(Lint.check(text, file: "a.yaml", path: "a.yaml").isEmpty)
+    let findings = Lint.check(text, file: "a.yaml", path: "a.yaml", schema: .userSettings)
+    let nulls = findings.filter { if case .null? = $0.kind { true } else { false } }
     #expect(
-      nulls.map(\.message) == [
-        "null has no plist form (the value of 'nothing')", "null has no plist form (the value of 'also')",
-      ])
-    #expect(nulls.allSatisfy { $0.severity == .error && $0.hints.isEmpty })
+      nulls.map(\.kind) == [.null(path: PrefKeyPath([.key("nothing")])), .null(path: PrefKeyPath([.key("also")]))])
+    #expect(nulls.allSatisfy { $0.severity == .warning })
+    #expect(nulls.map(\.position) == [.lineColumn(line: 1, column: 1), .lineColumn(line: 2, column: 1)])
   }
 
   @Test func aPlistNamedFileHoldingJSONSaysSo() throws {

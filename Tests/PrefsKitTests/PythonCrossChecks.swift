@@ -58,6 +58,7 @@ enum Python {
     }
     let payload = pair[1]
     switch value {
+    case .null: return kind == "null"
     case .string(let s): return kind == "str" && (payload as? String) == s
     case .integer(let n): return kind == "int" && (payload as? String) == String(n)
     case .unsignedInteger(let n): return kind == "int" && (payload as? String) == String(n)

@@ -100,8 +100,7 @@ extension YAMLCodecTests {
         "Description whitespace (indent, trailing newline) and the MinimumVersion edit"
       ),
       "davidbpirie__AzureDataStudio.munki": (
-        .yamlError("31:24: null has no plist form (the value of 'additional_pkginfo')"),
-        .yamlError("31:24: null has no plist form (the value of 'additional_pkginfo')"),
+        .differs(Self.azurePaths), .differs(Self.azurePaths),
         "'additional_pkginfo:' is left empty: a null (and the recipe was restructured)"
       ),
       "davidbpirie__ComicLife3.download": (
@@ -194,6 +193,13 @@ extension YAMLCodecTests {
       ),
     ]
 
+    /// Where the AzureDataStudio recipe's YAML and plist differ: its null, and the restructuring.
+    static let azurePaths = [
+      "Input.MUNKI_NAME", "Input.pkginfo.category", "Input.pkginfo.description", "Input.pkginfo.developer",
+      "Input.pkginfo.display_name", "Input.pkginfo.minimum_os_version", "Input.pkginfo.name", "MinimumVersion",
+      "Process.0.Arguments.additional_pkginfo",
+    ]
+
     static func outcome(yaml: Data, plist: Data, version: YAMLVersion) -> Outcome {
       let mine: PrefValue
       do {
@@ -226,18 +232,21 @@ extension YAMLCodecTests {
         #expect(v12 == pinned.v12, "\(stem) (1.2): \(pinned.why)")
         #expect(v11 == pinned.v11, "\(stem) (1.1): \(pinned.why)")
       }
-      // With --drop-nulls the null goes, and what is left shows the restructuring.
+      // The null is read as one; written as a plist it is refused by its path, or dropped.
       let stem = "davidbpirie__AzureDataStudio.munki"
       let yaml = try Data(contentsOf: folder.appendingPathComponent(stem + ".recipe.yaml"))
-      let plist = try Data(contentsOf: folder.appendingPathComponent(stem + ".recipe.plist"))
+      let value = try codec.decode(yaml)
+      let path = try #require(value.firstNullPath)
+      #expect(path.description.hasSuffix("additional_pkginfo"))
+      #expect(throws: PrefsError(.null(path: path))) { try Format.xml.encode(value) }
       let warnings = Warnings()
-      let dropped = try codec.decode(yaml, options: ReadOptions(dropNulls: true), warnings: warnings)
-      #expect(warnings.all.map(\.description) == ["31:5: dropped null (the value of 'additional_pkginfo')"])
-      #expect(!Self.differences(dropped, try Self.plistValue(plist)).isEmpty)
+      let dropped = try Format.xml.encode(value, options: WriteOptions(dropNulls: true), warnings: warnings)
+      #expect(warnings.all.map(\.refused) == [.null(path: path)])
+      #expect(try Format.xml.decode(dropped) == value.droppingNulls(warnings: Warnings()))
     }
 
     @Test(
-      "every YAML recipe reads, except the XML file and the two with a null (which read with --drop-nulls)",
+      "every YAML recipe reads (the two with a null too), except the XML file",
       .needsCorpus("autopkg"))
     func everyRecipeReads() throws {
       let root = try #require(TestSupport.corpus("autopkg"))
@@ -246,11 +255,7 @@ extension YAMLCodecTests {
       let yamlFiles = files.filter { $0.pathExtension == "yaml" }
       #expect(yamlFiles.count == 29)
       let refused: [String: String] = [
-        "smithjw__DisplayLink_Manager.download.recipe.yaml": "74:43: mapping values are not allowed in this context",
-        "davidbpirie__AzureDataStudio.munki.recipe.yaml":
-          "31:24: null has no plist form (the value of 'additional_pkginfo')",
-        "smithjw__Brave_Browser.download.recipe.yaml":
-          "22:26: null has no plist form (the value of 'DOWNLOAD_MISSING_FILE')",
+        "smithjw__DisplayLink_Manager.download.recipe.yaml": "74:43: mapping values are not allowed in this context"
       ]
       var ambiguous: [String: [String]] = [:]
       for file in yamlFiles {
@@ -262,11 +267,6 @@ extension YAMLCodecTests {
             #expect(refused[name] == nil, "\(name) read")
           } catch {
             #expect(refused[name] == String(describing: error), "\(name) (\(version.rawValue)): \(error)")
-            if String(describing: error).contains("null") {
-              #expect(throws: Never.self) {
-                try codec.decode(data, options: ReadOptions(dropNulls: true, yamlVersion: version))
-              }
-            }
           }
         }
         if let found = try? YAMLCodec.ambiguities(in: data), !found.isEmpty {
@@ -313,7 +313,7 @@ extension YAMLCodecTests {
       #expect(garage.contains("\u{2014}") || garage.contains("—"))
       // Each recipe survives our own round trip.
       for file in TestSupport.files(in: folder) where file.pathExtension == "yaml" {
-        let value = try codec.decode(Data(contentsOf: file), options: ReadOptions(dropNulls: true))
+        let value = try codec.decode(Data(contentsOf: file), options: ReadOptions())
         #expect(try codec.decode(codec.encode(value)) == value, "\(file.lastPathComponent)")
       }
     }

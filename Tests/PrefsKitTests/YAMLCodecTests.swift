@@ -14,11 +14,8 @@ import Testing
 
 let codec = YAMLCodec()
 
-func read(_ text: String, _ version: YAMLVersion = .v1_2, dropNulls: Bool = false) throws
-  -> PrefValue
-{
-  try codec.decode(
-    Data(text.utf8), options: ReadOptions(dropNulls: dropNulls, yamlVersion: version))
+func read(_ text: String, _ version: YAMLVersion = .v1_2) throws -> PrefValue {
+  try codec.decode(Data(text.utf8), options: ReadOptions(yamlVersion: version))
 }
 
 func written(_ value: PrefValue, sortKeys: Bool = false) throws -> String {

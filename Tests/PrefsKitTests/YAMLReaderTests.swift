@@ -151,43 +151,30 @@ extension YAMLCodecTests {
 
     // MARK: Nulls
 
-    @Test func nullsAreErrorsWithTheirPosition() {
-      expectError(
-        readError("a: 1\nb:\n"), is: .null(problem: "null has no plist form (the value of 'b')", droppable: true),
-        line: 2, column: 3)
-      expectError(
-        readError("a: ~"), is: .null(problem: "null has no plist form (the value of 'a')", droppable: true), line: 1,
-        column: 4)
-      expectError(
-        readError("- 1\n- null\n"), is: .null(problem: "null has no plist form (a sequence item)", droppable: true),
-        line: 2, column: 3)
-      expectError(
-        readError("a: !!null ''"), is: .null(problem: "null has no plist form (the value of 'a')", droppable: true),
-        line: 1, column: 4)
-      expectError(
-        readError("~"), is: .null(problem: "null has no plist form (the whole document is null)", droppable: false),
-        line: 1, column: 1)
+    @Test func everySpellingOfNullIsTheNullValue() throws {
+      #expect(
+        try read("a: 1\nb:\nc: ~\nd: null\ne: Null\nf: NULL\ng: !!null ''\nh: !!null null\n")
+          == .dictionary([
+            "a": .integer(1), "b": .null, "c": .null, "d": .null, "e": .null, "f": .null, "g": .null, "h": .null,
+          ]))
+      #expect(try read("- 1\n- null\n-\n") == .array([.integer(1), .null, .null]))
+      #expect(try read("~") == .null)
+      #expect(try read("a: &n ~\nb: *n\n") == .dictionary(["a": .null, "b": .null]))
+      // Quoted, or tagged as a string, it is the string.
+      #expect(try read("a: 'null'\nb: \"~\"\nc: !!str null\n") == .dictionary(["a": "null", "b": "~", "c": "null"]))
+      #expect(readError("a: !!null x")?.kind.problem?.contains("is not null") == true)
       expectSyntaxError(
         readError("a: 1\n? \n: x\n"), "yaml", "a null mapping key has no plist form: keys must be strings", line: 2,
         column: 2)
-      #expect(readError("a: 1\nb:\n")?.hints == [])
     }
 
-    @Test func dropNullsDropsWithAWarningCarryingThePosition() throws {
-      let warnings = Warnings()
-      let value = try codec.decode(
-        Data("a: 1\nb:\nc: [1, ~, 2]\nd: &n ~\ne: *n\n".utf8), options: ReadOptions(dropNulls: true),
-        warnings: warnings)
-      #expect(value == .dictionary(["a": .integer(1), "c": .array([.integer(1), .integer(2)])]))
-      #expect(
-        warnings.all.map(\.description) == [
-          "2:1: dropped null (the value of 'b')", "3:8: dropped null (a sequence item)",
-          "4:1: dropped null (the value of 'd')",
-          "5:1: dropped null (the value of 'e')",
-        ])
-      // A dropped key still counts for duplicates.
-      expectError(
-        readError("a:\na: 1\n", options: ReadOptions(dropNulls: true)), is: .duplicateKey("a"), line: 2, column: 1)
+    @Test func aNullIsNoOtherValue() throws {
+      let value = try read("a:\n")
+      for other: PrefValue in ["", false, 0, 0.0, [], [:], .data(Data())] {
+        #expect(value != .dictionary(["a": other]))
+      }
+      #expect(value != .dictionary([:]))
+      #expect(value == .dictionary(["a": .null]))
     }
 
     // MARK: Errors

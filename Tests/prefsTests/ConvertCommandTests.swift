@@ -44,16 +44,34 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.yaml").path))
   }
 
-  @Test func nullsAreRefusedOrDroppedWithAWarning() throws {
-    let input = Data(#"{"a": null, "b": 1}"#.utf8)
-    let refused = try TestSupport.prefs(["convert", "-", "--from", "json", "--to", "json"], input: input)
-    #expect(refused.status == 65)
-    #expect(refused.stderr.hasPrefix("prefs: error: <stdin>:1:7: null at a has no plist form\nhint: use --drop-nulls"))
+  @Test func nullsStayInYAMLAndJSONAndArePlistErrorsOrDropped() throws {
+    let input = Data(#"{"a": null, "b": [1, null], "c": "null"}"#.utf8)
+    let json = try TestSupport.prefs(["convert", "-", "--from", "json", "--to", "json", "--compact"], input: input)
+    #expect(json.status == 0 && json.stderr == "")
+    #expect(json.stdout == #"{"a":null,"b":[1,null],"c":"null"}"# + "\n")
+    let yaml = try TestSupport.prefs(["convert", "-", "--from", "json"], input: input)
+    #expect(
+      yaml.stdout == "a: null\nb:\n- 1\n- null\nc: 'null'\n" || yaml.stdout == "a: null\nb:\n- 1\n- null\nc: \"null\"\n"
+    )
+    let back = try TestSupport.prefs(["convert", "-", "--to", "json", "--compact"], input: Data(yaml.stdout.utf8))
+    #expect(back.stdout == json.stdout)
+    let folder = try TestFolder()
+    for format in ["xml", "binary", "openstep"] {
+      let out = folder.path("out.\(format)")
+      let refused = try TestSupport.prefs(["convert", "-", "--from", "json", "--to", format, "-o", out], input: input)
+      #expect(refused.status == 65, "\(format)")
+      #expect(
+        refused.stderr
+          == "prefs: error: \(out): null at a has no plist form\nhint: use --drop-nulls to leave nulls out of the property list\n",
+        "\(format)")
+      #expect(!FileManager.default.fileExists(atPath: out))
+    }
     let dropped = try TestSupport.prefs(
-      ["convert", "-", "--from", "json", "--to", "json", "--compact", "--drop-nulls"], input: input)
+      ["convert", "-", "--from", "json", "--to", "xml", "--drop-nulls"], input: input)
     #expect(dropped.status == 0)
-    #expect(dropped.stdout == #"{"b":1}"# + "\n")
-    #expect(dropped.stderr == "prefs: warning: <stdin>:1:7: dropped null at a\n")
+    #expect(!dropped.stdout.contains("<key>a</key>") && dropped.stdout.contains("<string>null</string>"))
+    #expect(
+      dropped.stderr == "prefs: warning: <stdout>: dropped null at a\nprefs: warning: <stdout>: dropped null at b.1\n")
   }
 
   @Test func missingInputExits66() throws {

@@ -17,9 +17,6 @@ struct JSONReader {
     self.warnings = warnings
   }
 
-  /// One parsed JSON value: `nil` stands for `null` (which has no place in the model).
-  typealias Parsed = PrefValue?
-
   /// Reads the whole document; `$json`/`$plist` structures are left as placeholders
   /// for the pass after reading when ``ReadOptions/embeddedData`` is given.
   mutating func readDocument() throws -> PrefValue {
@@ -27,17 +24,15 @@ struct JSONReader {
     i = TextEncoding.utf8MarkLength(bytes)
     skipSpace()
     guard i < bytes.count else { throw error("empty input: expected a JSON value", at: i) }
-    let start = i
     let value = try parseValue(path: PrefKeyPath())
     skipSpace()
     guard i == bytes.count else { throw error("unexpected \(describe(i)) after the JSON value", at: i) }
-    guard let value else { throw nullError(at: start, path: PrefKeyPath()) }
     return value
   }
 
   // MARK: Values
 
-  mutating func parseValue(path: PrefKeyPath) throws -> Parsed {
+  mutating func parseValue(path: PrefKeyPath) throws -> PrefValue {
     guard i < bytes.count else { throw error("unexpected end of input: expected a value", at: i) }
     switch bytes[i] {
     case UInt8(ascii: "{"): return try parseObject(path: path, literal: false)
@@ -45,12 +40,12 @@ struct JSONReader {
     default:
       let start = i
       let scalar = try parseScalar()
-      if let map, scalar != nil { map.scalar(start..<i) }
+      if let map { map.scalar(start..<i) }
       return scalar
     }
   }
 
-  mutating func parseScalar() throws -> Parsed {
+  mutating func parseScalar() throws -> PrefValue {
     switch bytes[i] {
     case UInt8(ascii: "\""): return .string(try parseString())
     case UInt8(ascii: "t"):
@@ -61,7 +56,7 @@ struct JSONReader {
       return .bool(false)
     case UInt8(ascii: "n"):
       try expectWord("null")
-      return nil
+      return .null
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
     default: throw error("unexpected \(describe(i)): expected a value", at: i)
     }
@@ -83,7 +78,7 @@ struct JSONReader {
     }
   }
 
-  mutating func parseArray(path: PrefKeyPath) throws -> Parsed {
+  mutating func parseArray(path: PrefKeyPath) throws -> PrefValue {
     try enter(at: i)
     defer { depth -= 1 }
     map?.open(start: i)
@@ -97,13 +92,7 @@ struct JSONReader {
     }
     while true {
       skipSpace()
-      let start = i
-      let itemPath = path.appending(index: items.count)
-      if let item = try parseValue(path: itemPath) {
-        items.append(item)
-      } else {
-        try handleNull(at: start, path: itemPath)
-      }
+      items.append(try parseValue(path: path.appending(index: items.count)))
       skipSpace()
       guard i < bytes.count else { throw error("unexpected end of input: expected ',' or ']'", at: i) }
       if bytes[i] == UInt8(ascii: ",") {
@@ -120,7 +109,7 @@ struct JSONReader {
 
   /// Parses an object; `literal` keeps it a dictionary even when it looks like a
   /// typed object (the contents of a `$dict` escape).
-  mutating func parseObject(path: PrefKeyPath, literal: Bool) throws -> Parsed {
+  mutating func parseObject(path: PrefKeyPath, literal: Bool) throws -> PrefValue {
     let objectStart = i
     try enter(at: i)
     defer { depth -= 1 }
@@ -151,10 +140,9 @@ struct JSONReader {
       }
       i += 1
       skipSpace()
-      let valueStart = i
       let valuePath = path.appending(key: key)
       map?.key(key, keyStart..<keyEnd)
-      let parsed: Parsed
+      let parsed: PrefValue
       if !literal, key == "$dict", dict.isEmpty, isOnlyMember(at: i) {
         // The escape's object is the dictionary itself, read as written: decided
         // before reading it, so that the same text means the same at every depth.
@@ -163,18 +151,10 @@ struct JSONReader {
       } else {
         parsed = try parseValue(path: valuePath)
       }
-      if let value = parsed {
-        // One lookup: the insert itself reports a duplicate.
-        try DuplicateKeys(options, warnings: warnings).insert(
-          key, value, into: &dict, position: { .of(offset: keyStart, in: bytes) },
-          refusal: { error($0, at: keyStart) })
-      } else {
-        if dict.contains(key), !options.allowDuplicateKeys {
-          throw error(.duplicateKey(key), at: keyStart)
-        }
-        map?.discardKey()
-        try handleNull(at: valueStart, path: valuePath)
-      }
+      // One lookup: the insert itself reports a duplicate.
+      try DuplicateKeys(options, warnings: warnings).insert(
+        key, parsed, into: &dict, position: { .of(offset: keyStart, in: bytes) },
+        refusal: { error($0, at: keyStart) })
       skipSpace()
       guard i < bytes.count else { throw error("unexpected end of input: expected ',' or '}'", at: i) }
       if bytes[i] == UInt8(ascii: ",") {
@@ -265,7 +245,10 @@ struct JSONReader {
         return refusal
       }
     default:
-      throw error("\"\(key)\" cannot hold \(value.kind.rawValue) \(shortText(value))", at: position, stage: .composer)
+      let shown = shortText(value)
+      throw error(
+        "\"\(key)\" cannot hold \(value.kind.rawValue)\(shown.isEmpty ? "" : " " + shown)", at: position,
+        stage: .composer)
     }
   }
 
@@ -279,27 +262,9 @@ struct JSONReader {
     }
   }
 
-  func handleNull(at position: Int, path: PrefKeyPath) throws {
-    if options.dropNulls {
-      warnings.add(
-        "dropped null at \(path.nameInMessages)",
-        position: .of(offset: position, in: bytes), refused: nullError(at: position, path: path).kind)
-    } else {
-      throw nullError(at: position, path: path)
-    }
-  }
-
-  func nullError(at position: Int, path: PrefKeyPath) -> PrefsError {
-    error(
-      .null(
-        problem: "null\(path.description.isEmpty ? "" : " at \(path)") has no plist form",
-        droppable: !path.components.isEmpty),
-      at: position)
-  }
-
   // MARK: Numbers
 
-  mutating func parseNumber() throws -> Parsed {
+  mutating func parseNumber() throws -> PrefValue {
     let start = i
     if bytes[i] == UInt8(ascii: "-") { i += 1 }
     guard i < bytes.count, isDigit(bytes[i]) else { throw error("a number needs digits", at: i, stage: .scanner) }

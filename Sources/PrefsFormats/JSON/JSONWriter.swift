@@ -41,6 +41,7 @@ struct JSONWriter {
     case .integer(let n): try out.write(String(n))
     case .unsignedInteger(let n): try out.write(String(n))
     case .bool(let b): try out.write(b ? "true" : "false")
+    case .null: try out.write("null")
     case .real(let r):
       if let text = TextForms.real(r) {
         try out.write(text)

@@ -80,7 +80,9 @@ struct OpenStepWriter {
         try check(item, path: &path)
         path.removeLast()
       }
-    default:
+    case .null:
+      throw PrefsError(.null(path: PrefKeyPath(path)))
+    case .integer, .unsignedInteger, .real, .bool, .date, .uid:
       throw PrefsError(
         .unrepresentable(
           format: "openstep", kind: value.kind, path: PrefKeyPath(path),

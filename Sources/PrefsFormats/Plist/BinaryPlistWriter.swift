@@ -29,11 +29,21 @@ struct BinaryPlistWriter {
   private var unique = UniqueTable()
   private let sortKeys: Bool
 
-  /// A UID too wide for CF, with the key path to it, filled in on the way out (no path
-  /// is kept while writing: that would cost a retain and release per value).
-  private struct WideUID: Error {
-    var value: UInt64
+  /// A scalar no binary plist holds (a UID too wide for CF, a null), with the key path
+  /// to it, filled in on the way out (no path is kept while writing: that would cost a
+  /// retain and release per value).
+  private struct Refused: Error {
+    /// The UID's value; nil for a null.
+    var wideUID: UInt64?
     var path: [PrefKeyPath.Component] = []
+
+    var error: PrefsError {
+      guard let n = wideUID else { return PrefsError(.null(path: PrefKeyPath(path))) }
+      return PrefsError(
+        .unrepresentable(
+          format: "binary", kind: .uid, path: PrefKeyPath(path),
+          problem: "UID \(n) at \(plistPath(path)) is wider than the 32 bits CF reads"))
+    }
   }
 
   init(sortKeys: Bool) { self.sortKeys = sortKeys }
@@ -41,11 +51,8 @@ struct BinaryPlistWriter {
   mutating func write(_ value: PrefValue, to out: ByteWriter) throws {
     do {
       _ = try number(value)
-    } catch let wide as WideUID {
-      throw PrefsError(
-        .unrepresentable(
-          format: "binary", kind: .uid, path: PrefKeyPath(wide.path),
-          problem: "UID \(wide.value) at \(plistPath(wide.path)) is wider than the 32 bits CF reads"))
+    } catch let refused as Refused {
+      throw refused.error
     }
     // Widths as CF chooses them (its reader checks them against these numbers).
     let refSize = Self.byteWidth(UInt64(objects.count))
@@ -98,8 +105,10 @@ struct BinaryPlistWriter {
       for (key, item) in entries { pending.append(try number(item, at: .key(key))) }
       objects[index] = .dictionary(start: settle(from: mark), count: dict.count)
       return index
-    default:
-      if case .uid(let n) = value, n > UInt64(UInt32.max) { throw WideUID(value: n) }
+    case .null:
+      throw Refused(wideUID: nil)
+    case .string, .integer, .unsignedInteger, .real, .bool, .date, .data, .uid:
+      if case .uid(let n) = value, n > UInt64(UInt32.max) { throw Refused(wideUID: n) }
       let digest = Self.digest(value, seed: unique.seed)
       if let existing = unique.find(digest, where: { Self.same(value, objects[$0]) }) {
         return existing
@@ -114,9 +123,9 @@ struct BinaryPlistWriter {
   private mutating func number(_ item: PrefValue, at component: PrefKeyPath.Component) throws -> Int {
     do {
       return try number(item)
-    } catch var wide as WideUID {
-      wide.path.insert(component, at: 0)
-      throw wide
+    } catch var refused as Refused {
+      refused.path.insert(component, at: 0)
+      throw refused
     }
   }
 
@@ -154,7 +163,7 @@ struct BinaryPlistWriter {
     case .bool(let b): return mix((b ? 1 : 0) ^ seed, 4)
     case .date(let d): return mix(d.timeIntervalSinceReferenceDate.bitPattern ^ seed, 5)
     case .uid(let n): return mix(n ^ seed, 6)
-    case .array, .dictionary: return 0
+    case .array, .dictionary, .null: return 0
     }
   }
 
@@ -322,6 +331,8 @@ struct BinaryPlistWriter {
         try uint(n, width: width)
       case .array, .dictionary:
         fatalError("containers are written by the caller")
+      case .null:
+        fatalError("a null is refused before writing begins")
       }
     }
   }

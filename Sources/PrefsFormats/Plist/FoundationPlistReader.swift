@@ -20,7 +20,8 @@ import PrefsText
   ///   whose 32-bit `value` is reached by reflection.
   /// - Dictionaries lose their key order; keys are given back sorted by code point.
   /// - `UserDefaults.persistentDomain(forName:)` gives its values as `Optional<Any>`:
-  ///   they are unwrapped (a nil has no form in the model).
+  ///   they are unwrapped; a nil, like an `NSNull` (as `JSONSerialization` gives a
+  ///   JSON null), is ``PrefValue/null``. No property list holds either.
   /// - Errors are `NSError`s whose only position is a line inside `NSDebugDescription`,
   ///   and several texts are misleading; ``error(from:isXML:)`` rewrites them.
   package enum FoundationPlistReader {
@@ -55,13 +56,12 @@ import PrefsText
 
       mutating func convert(_ object: Any, depth: Int) throws -> PrefValue {
         if let optional = object as? any WrappedValue {
-          guard let wrapped = optional.wrapped else {
-            throw PrefsError(
-              .null(problem: "nil at \(plistPath(path)): a preference value cannot be null", droppable: false))
-          }
+          guard let wrapped = optional.wrapped else { return .null }
           return try convert(wrapped, depth: depth)
         }
         switch object {
+        case is NSNull:
+          return .null
         case let string as String:
           return .string(string)
         case let number as NSNumber:

@@ -48,10 +48,13 @@ public struct PlistCodec: FormatCodec {
   }
 
   /// Writes `value` as ``variant``; OpenStep refuses values it cannot hold (numbers,
-  /// bools, dates, UIDs) with their key path.
+  /// bools, dates, UIDs) with their key path. A null, which no plist holds, is refused
+  /// by its key path, or with ``WriteOptions/dropNulls`` left out with a warning.
   public func write(
     _ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings
   ) throws {
+    // Only when asked: the plain path pays no pass over the value.
+    let value = options.dropNulls ? value.droppingNulls(warnings: warnings) : value
     switch variant {
     case .xml:
       var xml = XMLPlistWriter(to: writer, sortKeys: options.sortKeys, warnings: warnings)

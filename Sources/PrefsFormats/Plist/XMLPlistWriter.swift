@@ -129,6 +129,8 @@ struct XMLPlistWriter {
       try decimal(magnitude: n, negative: false)
       try raw("</integer>\n")
       try line("</dict>", depth: depth)
+    case .null:
+      throw PrefsError(.null(path: PrefKeyPath(path)))
     case .array(let items):
       if items.isEmpty { return try line("<array/>", depth: depth) }
       try line("<array>", depth: depth)

@@ -7,14 +7,14 @@ import PrefsText
 /// timestamps (or as PyYAML does, with ``ReadOptions/yamlVersion`` `.v1_1`), obeys the
 /// explicit tags of the contract (`!!str !!int !!float !!bool !!null !!timestamp
 /// !!binary !!map !!seq` and `!uid`), follows anchors, aliases and `<<` merge keys
-/// within ``ReadOptions/maxAliasExpansion`` and ``ReadOptions/maxDepth``, and refuses
-/// nulls (unless ``ReadOptions/dropNulls``), duplicate and non-string keys, unknown
-/// tags and more than one document, each with its line and column.
+/// within ``ReadOptions/maxAliasExpansion`` and ``ReadOptions/maxDepth``, reads a null
+/// (`key:`, `~`, `null`, `!!null`) as ``PrefValue/null``, and refuses duplicate and
+/// non-string keys, unknown tags and more than one document, each with its line and column.
 ///
 /// Writing uses block style with a 2-space indent, quotes a string whenever YAML 1.1 or
 /// 1.2 would read it as something else, writes multi-line strings as literal blocks
-/// when they read back exactly, dates as `!!timestamp`, data as `!!binary` and UIDs
-/// as `!uid`.
+/// when they read back exactly, dates as `!!timestamp`, data as `!!binary`, UIDs
+/// as `!uid` and a null as `null`.
 public struct YAMLCodec: FormatCodec {
   /// A YAML codec.
   public init() {}

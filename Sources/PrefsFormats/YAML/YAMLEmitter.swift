@@ -198,6 +198,8 @@ final class YAMLEmitter {
       }
     case .uid(let u):
       try scalar(String(u), tag: Self.uidTag, style: YAML_PLAIN_SCALAR_STYLE)
+    case .null:
+      try plain("null")
     case .array(let items):
       var event = yaml_event_t()
       let style = items.isEmpty || flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE

@@ -3,7 +3,8 @@ import PrefsModel
 import PrefsText
 
 /// Builds one ``PrefValue`` from libyaml's events: tags, anchors and aliases, merge
-/// keys, nulls, duplicate keys, and the limits on depth and alias expansion.
+/// keys, duplicate keys, and the limits on depth and alias expansion. A null (`key:`,
+/// `~`, `null`, `!!null`) is the value ``PrefValue/null``.
 ///
 /// Nesting is kept on an explicit stack, so a hostile depth costs an error, never
 /// the call stack.
@@ -16,22 +17,13 @@ struct YAMLParser {
     self.warnings = warnings
   }
 
-  /// A composed node: a value, or a null (which has no plist form).
-  enum Node {
-    case value(PrefValue)
-    case null
-  }
-
   private struct Anchored {
-    var node: Node
+    var node: PrefValue
     /// How many nodes the anchored node holds, counted against the alias limit.
     var count: Int
     /// How many levels of collections it holds (0 for a scalar), counted against the
     /// depth limit wherever an alias repeats it.
     var height: Int
-    /// A sequence that lost a null under `--drop-nulls`: merged through an alias
-    /// (`<<: *list`), it would merge less than it says, which both loaders refuse.
-    var droppedNull = false
     /// The settings directives in it, by their path below it: an alias repeats them
     /// where it stands.
     var directives: [Directive] = []
@@ -56,11 +48,7 @@ struct YAMLParser {
     var hasMergeKey = false
     /// A sequence that is the value of a merge key: its items must be mappings.
     var isMergeSources = false
-    /// A sequence item that was null was dropped (`--drop-nulls`).
-    var droppedNull = false
     var key: PendingKey? = nil
-    /// Keys whose null value was dropped: a later copy is still a duplicate.
-    var droppedKeys: Set<ScalarKey> = []
     /// `!json`/`!plist`: the collection stands for the data it encodes to.
     var embedded: EmbeddedData.Kind? = nil
 
@@ -106,7 +94,7 @@ struct YAMLParser {
 
   /// Records a scalar or alias event in the map: a key for the entry to come, or a value.
   private mutating func record(
-    _ event: UnsafePointer<yaml_event_t>, in map: SourceMapBuilder, keyPosition: Bool, node: Node,
+    _ event: UnsafePointer<yaml_event_t>, in map: SourceMapBuilder, keyPosition: Bool, node: PrefValue,
     isMergeKey: Bool, flags: SourceMap.Flags
   ) {
     let range = offsets.byteOffset(event.pointee.start_mark)..<offsets.byteOffset(event.pointee.end_mark)
@@ -114,13 +102,9 @@ struct YAMLParser {
     if keyPosition {
       if isMergeKey {
         map.key("<<", range)
-      } else if case .value(.string(let key)) = node {
+      } else if case .string(let key) = node {
         map.key(key, range)
       }
-      return
-    }
-    guard case .value = node else {
-      map.discardKey()
       return
     }
     map.scalar(range, flags: flags)
@@ -142,7 +126,7 @@ struct YAMLParser {
     guard event.pointee.type == YAML_DOCUMENT_START_EVENT else {
       throw mark(event).error("expected a YAML document")
     }
-    let (root, rootMark) = try node(from: stream)
+    let (root, _) = try node(from: stream)
     event = try stream.next()
     guard event.pointee.type == YAML_DOCUMENT_END_EVENT else {
       throw mark(event).error("expected the end of the document")
@@ -153,21 +137,18 @@ struct YAMLParser {
         "several documents where one is expected",
         hints: ["split the file, or keep only one '---' document"])
     }
-    guard case .value(let value) = root else {
-      throw rootMark.error(.null(problem: "null has no plist form (the whole document is null)", droppable: false))
-    }
-    return value
+    return root
   }
 
   // MARK: Nodes
 
   /// Reads one whole node (with everything nested in it) from the stream.
-  private mutating func node(from stream: YAMLEventStream) throws -> (Node, YAMLMark) {
+  private mutating func node(from stream: YAMLEventStream) throws -> (PrefValue, YAMLMark) {
     var stack: [Frame] = []
     while true {
       let event = try stream.next()
       let at = mark(event)
-      var done: Node
+      var done: PrefValue
       var count = 1
       var height = 0
       var isMergeKey = false
@@ -201,9 +182,6 @@ struct YAMLParser {
         // An alias repeats its whole node here: its levels nest below the open ones,
         // except a merged (`<<`) mapping's own level, whose entries join the open one.
         let merging = !stack.isEmpty && stack[stack.count - 1].isMergeValuePending
-        if merging, anchored.droppedNull {
-          throw at.error("a merge key (<<) takes a mapping or a sequence of mappings, not null (through *\(name))")
-        }
         guard stack.count + anchored.height - (merging ? 1 : 0) <= options.maxDepth else {
           throw at.error(.tooDeep(limit: options.maxDepth, detail: "alias *\(name) holds \(anchored.height) levels"))
         }
@@ -267,20 +245,19 @@ struct YAMLParser {
           nodeDirectives = inside.own + mergedDirectives(of: frame, inside.merged)
         }
         if frame.isMapping {
-          done = .value(.dictionary(frame.merges.isEmpty ? frame.dict : merged(frame)))
+          done = .dictionary(frame.merges.isEmpty ? frame.dict : merged(frame))
         } else {
-          done = .value(.array(frame.items))
+          done = .array(frame.items)
         }
-        if let kind = frame.embedded, let embedded = options.embeddedData, case .value(let value) = done {
+        if let kind = frame.embedded, let embedded = options.embeddedData {
           let start = frame.start
-          done = .value(
-            embedded.placeholder(for: value, kind: kind) {
-              start.error("\(kind.yamlTag) value cannot be encoded: \($0)")
-            })
+          done = embedded.placeholder(for: done, kind: kind) {
+            start.error("\(kind.yamlTag) value cannot be encoded: \($0)")
+          }
         }
         if let anchor = frame.anchor {
           anchors[anchor] = Anchored(
-            node: done, count: count, height: height, droppedNull: frame.droppedNull, directives: nodeDirectives ?? [])
+            node: done, count: count, height: height, directives: nodeDirectives ?? [])
           openAnchors[anchor, default: 1] -= 1
         }
         if let map {
@@ -339,7 +316,7 @@ struct YAMLParser {
         path = path.dropFirst()
       }
       guard case .key(let key)? = path.first, source < frame.merges.count, !frame.dict.contains(key),
-        !frame.droppedKeys.contains(ScalarKey(key)), !frame.merges[..<source].contains(where: { $0.contains(key) })
+        !frame.merges[..<source].contains(where: { $0.contains(key) })
       else { continue }
       kept.append((directive.directive, Array(path), directive.position))
     }
@@ -354,7 +331,7 @@ struct YAMLParser {
 
   /// Adds a finished node to the collection being built.
   private func add(
-    _ node: Node, count: Int, height: Int, isMergeKey: Bool, at: YAMLMark, to frame: inout Frame
+    _ node: PrefValue, count: Int, height: Int, isMergeKey: Bool, at: YAMLMark, to frame: inout Frame
   ) throws {
     frame.count = frame.count.addingSaturating(count)
     // A merged (`<<`) mapping's entries join this one instead of nesting in it, so
@@ -362,16 +339,7 @@ struct YAMLParser {
     // more than it keeps: a bound that errs on the safe side).
     frame.height = max(frame.height, frame.isMergeValuePending ? height : height + 1)
     guard frame.isMapping else {
-      switch node {
-      case .value(let value): frame.items.append(value)
-      case .null:
-        // Both named loaders refuse a null among merged mappings; dropping it would merge nothing.
-        if frame.isMergeSources {
-          throw at.error("a merge key (<<) takes a mapping or a sequence of mappings, not null")
-        }
-        try dropNull(at: at, what: "a sequence item")
-        frame.droppedNull = true
-      }
+      frame.items.append(node)
       return
     }
     guard let pending = frame.key else {
@@ -383,23 +351,19 @@ struct YAMLParser {
         frame.key = .merge(at)
         return
       }
-      guard case .value(let keyValue) = node else {
-        throw at.error("a null mapping key has no plist form: keys must be strings")
-      }
-      guard case .string(let key) = keyValue else {
-        switch keyValue {
+      guard case .string(let key) = node else {
+        switch node {
+        case .null:
+          throw at.error("a null mapping key has no plist form: keys must be strings")
         case .array, .dictionary:
-          throw at.error("complex mapping key (a \(keyValue.kind.rawValue)): keys must be strings")
+          throw at.error("complex mapping key (a \(node.kind.rawValue)): keys must be strings")
         default:
           throw at.error(
-            "mapping key is \(keyValue.kind.rawValue), not a string: keys must be strings",
+            "mapping key is \(node.kind.rawValue), not a string: keys must be strings",
             hints: ["quote the key"])
         }
       }
-      // Duplicates of kept keys show when the value is added; dropped ones here.
-      if !frame.droppedKeys.isEmpty, frame.droppedKeys.contains(ScalarKey(key)) {
-        throw at.error(.duplicateKey(key))
-      }
+      // Duplicates show when the value is added.
       frame.key = .key(key, at)
       return
     }
@@ -408,48 +372,37 @@ struct YAMLParser {
     case .merge(let keyMark):
       frame.merges.append(contentsOf: try mergeSources(node, at: at, keyMark: keyMark))
     case .key(let key, let keyMark):
-      switch node {
-      case .value(let value):
-        try DuplicateKeys(options, warnings: warnings).insert(
-          key, value, into: &frame.dict, position: { keyMark.position }, refusal: { keyMark.error($0) })
-      case .null:
-        if frame.dict.contains(key), !options.allowDuplicateKeys {
-          throw keyMark.error(.duplicateKey(key))
-        }
-        try dropNull(at: at, what: "the value of '\(key)'", keyMark: keyMark)
-        frame.droppedKeys.insert(ScalarKey(key))
-      }
+      try DuplicateKeys(options, warnings: warnings).insert(
+        key, node, into: &frame.dict, position: { keyMark.position }, refusal: { keyMark.error($0) })
     }
-  }
-
-  /// A null is an error, or (with `dropNulls`) dropped with a warning.
-  private func dropNull(at: YAMLMark, what: String, keyMark: YAMLMark? = nil) throws {
-    let refused = PrefsError.Kind.null(problem: "null has no plist form (\(what))", droppable: true)
-    guard options.dropNulls else { throw at.error(refused) }
-    warnings.add("dropped null (\(what))", position: (keyMark ?? at).position, refused: refused)
   }
 
   /// The mappings a `<<` value merges in, in order: one mapping or a sequence of them.
-  private func mergeSources(_ node: Node, at: YAMLMark, keyMark: YAMLMark) throws
+  private func mergeSources(_ node: PrefValue, at: YAMLMark, keyMark: YAMLMark) throws
     -> [PrefDictionary]
   {
     switch node {
-    case .value(.dictionary(let d)): return [d]
-    case .value(.array(let items)):
+    case .dictionary(let d): return [d]
+    case .array(let items):
+      // Both named loaders refuse a null among merged mappings, as any other scalar.
       return try items.map { item in
         guard case .dictionary(let d) = item else {
           throw at.error(
-            "a merge key (<<) takes a mapping or a sequence of mappings, not a \(item.kind.rawValue)"
-          )
+            "a merge key (<<) takes a mapping or a sequence of mappings, not \(Self.named(item.kind))")
         }
         return d
       }
-    case .value(let other):
-      throw at.error(
-        "a merge key (<<) takes a mapping or a sequence of mappings, not a \(other.kind.rawValue)")
     case .null:
       throw keyMark.error("a merge key (<<) takes a mapping or a sequence of mappings, not null")
+    case .string, .integer, .unsignedInteger, .real, .bool, .date, .data, .uid:
+      throw at.error(
+        "a merge key (<<) takes a mapping or a sequence of mappings, not \(Self.named(node.kind))")
     }
+  }
+
+  /// A kind as a merge key's refusal names it: `a string`, `null`.
+  private static func named(_ kind: PrefValue.Kind) -> String {
+    kind == .null ? "null" : "a \(kind.rawValue)"
   }
 
   /// The mapping with its merged keys: merged keys first (earlier sources win), then
@@ -457,7 +410,7 @@ struct YAMLParser {
   private func merged(_ frame: Frame) -> PrefDictionary {
     var result = PrefDictionary()
     for source in frame.merges {
-      for (key, value) in source where !frame.droppedKeys.contains(ScalarKey(key)) {
+      for (key, value) in source {
         result.insertNew(key, value)
       }
     }
@@ -495,7 +448,7 @@ struct YAMLParser {
 
   /// The node a scalar event stands for; `true` with it for a plain `<<` key.
   private mutating func scalar(_ event: UnsafePointer<yaml_event_t>, at: YAMLMark, keyPosition: Bool) throws -> (
-    Node, Bool
+    PrefValue, Bool
   ) {
     let s = event.pointee.data.scalar
     let bytes = UnsafeBufferPointer(start: s.value, count: s.length)
@@ -507,16 +460,16 @@ struct YAMLParser {
       return (node, false)
     }
     guard s.style == YAML_PLAIN_SCALAR_STYLE else {
-      return (.value(.string(String(decoding: bytes, as: UTF8.self))), false)
+      return (.string(String(decoding: bytes, as: UTF8.self)), false)
     }
     if options.warnsOfYAMLAmbiguities, let ambiguity = YAMLAmbiguity(plain: bytes, at: at.position) {
       warnings.add(ambiguity.message, position: ambiguity.position)
     }
     switch YAMLResolver.resolve(bytes, version: options.yamlVersion) {
-    case .string: return (.value(.string(String(decoding: bytes, as: UTF8.self))), false)
+    case .string: return (.string(String(decoding: bytes, as: UTF8.self)), false)
     case .null: return (.null, false)
-    case .scalar(let value): return (.value(value), false)
-    case .merge: return (.value(.string("<<")), keyPosition)
+    case .scalar(let value): return (value, false)
+    case .merge: return (.string("<<"), keyPosition)
     case .invalid(let problem):
       // Quote at most 40 bytes of the scalar: the error stays one short line.
       let shown = String(decoding: bytes.prefix(40), as: UTF8.self) + (bytes.count > 40 ? "…" : "")
@@ -528,13 +481,13 @@ struct YAMLParser {
   private func tagged(
     _ tagPointer: UnsafeMutablePointer<yaml_char_t>, _ bytes: UnsafeBufferPointer<UInt8>, at: YAMLMark
   )
-    throws -> Node
+    throws -> PrefValue
   {
     if options.settingsDirectives != nil {
       switch string(tagPointer) {
       case "!delete":
         guard bytes.isEmpty else { throw at.error("!delete takes no value: write 'key: !delete'") }
-        return .value(SettingsDirective.deleteStandIn)
+        return SettingsDirective.deleteStandIn
       case "!replace":
         throw at.error("!replace is for a mapping or a sequence; a scalar setting always replaces")
       default: break
@@ -555,45 +508,45 @@ struct YAMLParser {
     func reading() -> YAMLPlainReading { YAMLResolver.resolve(bytes, version: options.yamlVersion) }
     switch tag {
     case .nonSpecific, .str:
-      return .value(.string(text()))
+      return .string(text())
     case .int:
       guard case .scalar(let v) = reading(), v.kind == .integer else { throw unfit("an integer") }
-      return .value(v)
+      return v
     case .float:
       let reading = reading()
-      if case .scalar(.real(let r)) = reading { return .value(.real(r)) }
+      if case .scalar(.real(let r)) = reading { return .real(r) }
       // Decimal integer text of any length is a real's text too (`!!float
       // 18446744073709551616`); `0x10` and `0o17` are not (YAML 1.1 drops `_`).
       var decimal = text()
       if options.yamlVersion == .v1_1 { decimal.removeAll { $0 == "_" } }
-      if let real = TextForms.parseReal(Substring(decimal)) { return .value(.real(real)) }
+      if let real = TextForms.parseReal(Substring(decimal)) { return .real(real) }
       if TextForms.isDecimalReal(Substring(decimal)), case .invalid(let problem) = reading {
         throw at.error("\(problem): \(text())")
       }
       throw unfit("a real")
     case .bool:
       guard case .scalar(.bool(let b)) = reading() else { throw unfit("a bool") }
-      return .value(.bool(b))
+      return .bool(b)
     case .null:
       guard reading() == .null else { throw unfit("null") }
       return .null
     case .timestamp:
       // Only the timestamp pattern: `…T21:59` or a lower-case `z` are no timestamps.
       switch YAMLResolver.timestamp(bytes) {
-      case .scalar(.date(let d))?: return .value(.date(d))
+      case .scalar(.date(let d))?: return .date(d)
       case .invalid(let problem)?: throw at.error("\(problem): \(text())")
       default: throw unfit("a timestamp")
       }
     case .binary:
       do {
-        return .value(.data(try Base64.decode(bytes)))
+        return .data(try Base64.decode(bytes))
       } catch {
         throw unfit("base64 (\(error.message))")
       }
     case .uid:
       switch reading() {
-      case .scalar(.integer(let n)) where n >= 0: return .value(.uid(UInt64(n)))
-      case .scalar(.unsignedInteger(let n)): return .value(.uid(n))
+      case .scalar(.integer(let n)) where n >= 0: return .uid(UInt64(n))
+      case .scalar(.unsignedInteger(let n)): return .uid(n)
       default: throw unfit("a non-negative integer")
       }
     case .map, .seq:

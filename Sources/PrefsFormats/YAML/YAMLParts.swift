@@ -102,7 +102,7 @@ enum YAMLParts {
           add(key, isKey: true)
           add(item)
         }
-      case .integer, .unsignedInteger, .real, .bool, .date, .uid: size += 16
+      case .integer, .unsignedInteger, .real, .bool, .date, .uid, .null: size += 16
       }
     }
   }

@@ -86,10 +86,18 @@ package struct YAMLSyntax: TextSyntax {
     // Block style needs its own lines: the entry is rewritten.
     if !context.inFlow, isCollection || wasBlock { return nil }
     let start = contentStart(node, in: context.text)
-    let quote = context.text[start]
+    // (A null written as nothing may end the text.)
+    let quote = start < context.text.count ? context.text[start] : 0
     var text = try emit(
       key: nil, value, context: context,
       quoted: quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") ? quote : nil, asValue: true)
+    // A null written as nothing (`key:`, `-`) stands right after its indicator: the
+    // new value needs the blank that separates it.
+    if node.value.isEmpty, node.value.lowerBound > 0,
+      ![0x20, 0x09, 0x0A, 0x0D].contains(context.text[node.value.lowerBound - 1])
+    {
+      text = [0x20] + text
+    }
     // Keep the anchor that aliases elsewhere refer to.
     if node.flags.contains(.anchored), context.text[node.value.lowerBound] == UInt8(ascii: "&") {
       let anchor = context.text[node.value.lowerBound..<node.value.upperBound].prefix {

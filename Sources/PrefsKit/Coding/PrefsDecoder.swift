@@ -18,8 +18,8 @@ import PrefsModel
 /// Errors are Swift's `DecodingError` with the coding path of the value:
 /// `typeMismatch` for a value of another type, `keyNotFound` for a missing key,
 /// `valueNotFound` past the end of an array, `dataCorrupted` for a value out of range.
-/// The model has no null, so `decodeNil` is false for every value that is present,
-/// and `decodeIfPresent` gives nil only for a missing key.
+/// `decodeNil` is true for ``PrefValue/null`` (a YAML or JSON null) and false for every
+/// other value, so `decodeIfPresent` gives nil for a missing key and for a null.
 ///
 /// It is a value type: copies are independent and it is `Sendable`.
 public struct PrefsDecoder: Sendable {
@@ -154,10 +154,7 @@ struct PrefsKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
   private func path(_ key: Key) -> [any CodingKey] { codingPath + [key] }
 
-  func decodeNil(forKey key: Key) throws -> Bool {
-    _ = try value(key)
-    return false
-  }
+  func decodeNil(forKey key: Key) throws -> Bool { try value(key).isNull }
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try PrefsDecoding.bool(value(key), at: path(key)) }
   func decode(_ type: String.Type, forKey key: Key) throws -> String {
     try PrefsDecoding.string(value(key), at: path(key))
@@ -233,12 +230,14 @@ struct PrefsUnkeyedDecodingContainer: UnkeyedDecodingContainer {
   }
 
   mutating func decodeNil() throws -> Bool {
-    // The model has no null: an element that is there is never nil, and is left for the next decode.
     guard !isAtEnd else {
       throw DecodingError.valueNotFound(
         Any?.self, .init(codingPath: path, debugDescription: "the array has no element at index \(currentIndex)"))
     }
-    return false
+    // A null is consumed; any other element is left for the next decode.
+    guard items[currentIndex].isNull else { return false }
+    currentIndex += 1
+    return true
   }
   mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type, PrefsDecoding.bool) }
   mutating func decode(_ type: String.Type) throws -> String { try next(type, PrefsDecoding.string) }
@@ -289,7 +288,7 @@ struct PrefsSingleValueDecodingContainer: SingleValueDecodingContainer {
 
   init(_ decoder: PrefsDecoding) { self.decoder = decoder }
 
-  func decodeNil() -> Bool { false }
+  func decodeNil() -> Bool { value.isNull }
   func decode(_ type: Bool.Type) throws -> Bool { try PrefsDecoding.bool(value, at: codingPath) }
   func decode(_ type: String.Type) throws -> String { try PrefsDecoding.string(value, at: codingPath) }
   func decode(_ type: Double.Type) throws -> Double { try PrefsDecoding.double(value, at: codingPath) }

@@ -16,8 +16,9 @@ import PrefsModel
 ///   encoded again keeps its place and takes the new value); unkeyed containers
 ///   become `.array`. A value that encodes nothing becomes an empty dictionary.
 /// - A `nil` optional property is left out (`encodeIfPresent`, as synthesized
-///   conformances call it). The model has no null: an explicit `encodeNil`, such as
-///   a `nil` element of an `[Int?]`, throws `EncodingError.invalidValue`.
+///   conformances call it). An explicit `encodeNil`, such as a `nil` element of an
+///   `[Int?]`, is ``PrefValue/null``: YAML and JSON write it as `null`; a property list
+///   has no form for it, and writing one refuses it by its key path.
 ///
 /// It is a value type: copies are independent and it is `Sendable`.
 public struct PrefsEncoder: Sendable {
@@ -30,8 +31,8 @@ public struct PrefsEncoder: Sendable {
 
   /// The value `value` encodes to.
   ///
-  /// - Throws: `EncodingError.invalidValue` for a value the model cannot hold (a
-  ///   null, an `Int128` beyond `UInt64`) or a container misused (a single value
+  /// - Throws: `EncodingError.invalidValue` for a value the model cannot hold (an
+  ///   `Int128` beyond `UInt64`) or a container misused (a single value
   ///   encoded twice, a keyed container asked of an encoder that holds an array).
   public func encode<T: Encodable>(_ value: T) throws -> PrefValue {
     let state = EncodingState(userInfo: userInfo)
@@ -90,13 +91,6 @@ final class EncodingState {
         codingPath: path, debugDescription: "\(value) is outside the range of Int64 and UInt64"))
   }
 
-  static func null(at path: [any CodingKey]) -> EncodingError {
-    .invalidValue(
-      Optional<Void>.none as Any,
-      EncodingError.Context(
-        codingPath: path, debugDescription: "a preference value cannot be null (a nil optional property is left out)"
-      ))
-  }
 }
 
 /// One value being encoded: a leaf, or an array or dictionary whose elements are
@@ -209,7 +203,7 @@ struct PrefsKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
 
   private func put(_ value: PrefValue, _ key: Key) { node.set(key.stringValue, EncodedNode(value)) }
 
-  mutating func encodeNil(forKey key: Key) throws { throw EncodingState.null(at: codingPath + [key]) }
+  mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
   mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
   mutating func encode(_ value: String, forKey key: Key) throws { put(.string(value), key) }
   mutating func encode(_ value: Double, forKey key: Key) throws { put(.real(value), key) }
@@ -266,7 +260,7 @@ struct PrefsUnkeyedEncodingContainer: UnkeyedEncodingContainer {
   private var nextKey: any CodingKey { PrefsCodingKey(index: node.items.count) }
   private func append(_ value: PrefValue) { node.items.append(EncodedNode(value)) }
 
-  mutating func encodeNil() throws { throw EncodingState.null(at: codingPath + [nextKey]) }
+  mutating func encodeNil() throws { append(.null) }
   mutating func encode(_ value: Bool) throws { append(.bool(value)) }
   mutating func encode(_ value: String) throws { append(.string(value)) }
   mutating func encode(_ value: Double) throws { append(.real(value)) }
@@ -322,7 +316,7 @@ struct PrefsSingleValueEncodingContainer: SingleValueEncodingContainer {
     node.content = .leaf(value)
   }
 
-  mutating func encodeNil() throws { throw EncodingState.null(at: codingPath) }
+  mutating func encodeNil() throws { set(.null) }
   mutating func encode(_ value: Bool) throws { set(.bool(value)) }
   mutating func encode(_ value: String) throws { set(.string(value)) }
   mutating func encode(_ value: Double) throws { set(.real(value)) }

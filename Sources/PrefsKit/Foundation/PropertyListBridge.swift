@@ -17,10 +17,13 @@ import PrefsText
     /// `NSNumber(1) as? Bool` succeeds, so booleans are told apart by the number's
     /// `objCType`, as the Foundation plist reader does); a `Double`, even a whole one,
     /// is a `.real`. Dictionaries come out with their keys sorted by code point, as
-    /// Foundation keeps no order.
+    /// Foundation keeps no order. An `NSNull` or a `nil` (as `JSONSerialization` and
+    /// optionals give them) is ``PrefValue/null``, which no property list holds: writing
+    /// one as a plist refuses it by its key path.
     ///
     /// - Throws: ``PrefsError`` naming the key path of an object of another type (a
-    ///   `nil`, an `NSNull`, a non-string key) or of nesting deeper than 512 levels.
+    ///   non-string key, a class the model has no kind for) or of nesting deeper than
+    ///   512 levels.
     public init(validatingPropertyList object: Any) throws {
       self = try FoundationPlistReader.convert(object, maxDepth: ReadOptions().maxDepth)
     }
@@ -34,7 +37,10 @@ import PrefsText
 
     /// The value as a property list object for `UserDefaults` and
     /// `PropertyListSerialization`: `String`, `Int` (`UInt64` above `Int64.max`),
-    /// `Double`, `Bool`, `Date`, `Data`, `[Any]` and `[String: Any]`.
+    /// `Double`, `Bool`, `Date`, `Data`, `[Any]` and `[String: Any]`; a null is `NSNull`,
+    /// as `JSONSerialization` takes it (`UserDefaults` and `PropertyListSerialization`
+    /// refuse it: write a value holding one through ``FoundationPlistCodec``, which names
+    /// its key path).
     ///
     /// Each reads back through ``init(propertyList:)`` as the same value (a `Bool`
     /// writes `<true/>`, a whole `Double` stays a real), except in two ways Foundation
@@ -55,6 +61,7 @@ import PrefsText
         Dictionary(dictionary.map { ($0.key, $0.value.propertyList) }, uniquingKeysWith: { first, _ in first })
           as [String: Any]
       case .uid(let n): ["CF$UID": Int(truncatingIfNeeded: n)] as [String: Any]
+      case .null: NSNull()
       }
     }
   }
@@ -87,7 +94,8 @@ import PrefsText
   /// plist is read by the native binary reader, because Foundation's crashes on some
   /// malformed files. Writing converts through ``PrefValue/propertyList`` (so a UID is
   /// written as a `CF$UID` dictionary, and keys are written sorted) and warns of each
-  /// date fraction an XML plist drops.
+  /// date fraction an XML plist drops. A null is refused by its key path, as the
+  /// native writers refuse it, or left out with ``WriteOptions/dropNulls``.
   public struct FoundationPlistCodec: FormatCodec {
     /// The property list formats Foundation writes here.
     public enum Variant: Sendable {
@@ -116,6 +124,8 @@ import PrefsText
 
     /// Writes `value` through `PropertyListSerialization` as ``format``.
     public func write(_ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings) throws {
+      let value = options.dropNulls ? value.droppingNulls(warnings: warnings) : value
+      if let refusal = value.nullRefusal { throw refusal }
       if format == .xml { Self.warnOfDateFractions(in: value, at: [], warnings: warnings) }
       let data: Data
       do {
@@ -138,7 +148,7 @@ import PrefsText
         }
       case .dictionary(let dictionary):
         for (key, item) in dictionary { warnOfDateFractions(in: item, at: path + [.key(key)], warnings: warnings) }
-      default: break
+      case .string, .integer, .unsignedInteger, .real, .bool, .data, .uid, .null: break
       }
     }
   }

@@ -6,7 +6,7 @@ import PrefsText
 
 extension PrefValue {
   /// The value on one line, for diff output and messages: strings quoted, reals and
-  /// dates in their text forms, data as hex, containers in flow style; long text is
+  /// dates in their text forms, data as hex, a null as `null`, containers in flow style; long text is
   /// cut at about `limit` characters with `…`.
   public func inlineText(limit: Int = 80) -> String {
     var text = ""
@@ -27,6 +27,7 @@ extension PrefValue {
       let shown = hexBytes(d.prefix(16))
       text += d.count > 16 ? "<\(shown)… (\(d.count) bytes)>" : "<\(shown)>"
     case .uid(let n): text += "uid(\(n))"
+    case .null: text += "null"
     case .array(let items):
       text += "["
       for (index, item) in items.enumerated() {

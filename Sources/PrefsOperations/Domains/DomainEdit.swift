@@ -46,10 +46,11 @@ public struct DomainEdit: Sendable {
   /// Writes the edit back: for a YAML file edited as its own text, `text` as it is;
   /// else `contents` (what `text` reads as) into the domain, changing only what
   /// changed. Under the domain's lock, what it holds is compared with what was read
-  /// first; when it differs nothing is written.
+  /// first; when it differs nothing is written. A null written into a plist domain is
+  /// refused by its key path, or left out under `dropNulls`.
   public func writeBack(
     _ contents: PrefDictionary, text: Data, force: Bool = false, options: ReadOptions = ReadOptions(),
-    warnings: Warnings = Warnings()
+    dropNulls: Bool = false, warnings: Warnings = Warnings()
   ) throws -> Outcome {
     if let ownText {
       if text == ownText { return .unchanged }
@@ -60,22 +61,23 @@ public struct DomainEdit: Sendable {
     }
     if try Format.yaml.codec.encode(.dictionary(contents)) == initialText { return .unchanged }
     let changedMeanwhile = try domain.write(
-      contents, ifStill: original, force: force, options: options, warnings: warnings)
+      contents, ifStill: original, force: force, options: options, dropNulls: dropNulls, warnings: warnings)
     return changedMeanwhile == nil ? .written : .changedMeanwhile
   }
 }
 
 extension PreferenceDomain {
   /// Writes `contents` into the domain (changing only what changed, through
-  /// ``modify(force:dryRun:options:warnings:_:)``) if, under its lock, it still holds
-  /// `original` (nil: it did not exist). Returns nil when written, else what the
-  /// domain holds instead (nothing is then written).
+  /// ``modify(force:dryRun:options:dropNulls:warnings:_:)``) if, under its lock, it
+  /// still holds `original` (nil: it did not exist). Returns nil when written, else
+  /// what the domain holds instead (nothing is then written).
   package func write(
     _ contents: PrefDictionary, ifStill original: PrefDictionary?, force: Bool = false,
-    options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings()
+    options: ReadOptions = ReadOptions(), dropNulls: Bool = false, warnings: Warnings = Warnings()
   ) throws -> PrefDictionary?? {
     do {
-      try modify(force: force, dryRun: false, options: options, warnings: warnings) { current in
+      try modify(force: force, dryRun: false, options: options, dropNulls: dropNulls, warnings: warnings) {
+        current in
         guard current == original else { throw ChangedMeanwhile(current: current) }
         current = contents
       }

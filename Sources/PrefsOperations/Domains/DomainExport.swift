@@ -58,7 +58,7 @@ public struct DomainExport: Sendable {
         .usage("\(RawPath.display(path)) is \(found.name), not \(asked.name): an update keeps the file's format"))
     }
     let (before, after) = try FileDomain(path: path).modify(
-      force: false, dryRun: false, options: options, warnings: warnings
+      force: false, dryRun: false, options: options, dropNulls: self.options.dropNulls, warnings: warnings
     ) { contents in
       // New keys go where the canonical order puts them, after their neighbours.
       contents = value.dictionaryValue?.sortedDeep()

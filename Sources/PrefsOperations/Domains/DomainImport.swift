@@ -45,14 +45,17 @@ public struct DomainImport: Sendable {
     }
   }
 
-  /// Imports `input` into `domain` under its lock (``PreferenceDomain/modify(force:dryRun:options:warnings:_:)``):
-  /// with `dryRun` nothing is written, and the change says what would change.
+  /// Imports `input` into `domain` under its lock (``PreferenceDomain/modify(force:dryRun:options:dropNulls:warnings:_:)``):
+  /// with `dryRun` nothing is written, and the change says what would change. A domain
+  /// in the store is a plist, which holds no null: a null in `input` is refused by its
+  /// key path, or left out with a warning under `dropNulls`.
   public func run(
     _ input: PrefDictionary, into domain: any PreferenceDomain, dryRun: Bool = false, force: Bool = false,
-    options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings()
+    options: ReadOptions = ReadOptions(), dropNulls: Bool = false, warnings: Warnings = Warnings()
   ) throws -> DomainChange {
-    let (before, after) = try domain.modify(force: force, dryRun: dryRun, options: options, warnings: warnings) {
-      contents in
+    let (before, after) = try domain.modify(
+      force: force, dryRun: dryRun, options: options, dropNulls: dropNulls, warnings: warnings
+    ) { contents in
       contents = imported(input, into: contents)
     }
     return DomainChange(before: before, after: after)

@@ -39,7 +39,8 @@ public enum FormControl: Sendable, Equatable {
     case .data: return .data(opens: false)
     case .array: return .list
     case .dict: return .dictionary
-    case nil: return .readOnly
+    // A null (YAML and JSON only) is shown, not edited: it has no text of its own type.
+    case .null, nil: return .readOnly
     }
   }
 

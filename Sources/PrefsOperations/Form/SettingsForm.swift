@@ -330,7 +330,7 @@ public struct SettingsForm: Sendable {
     case .data: .data(Data())
     case .array: .array([])
     case .dictionary(let dict): .dictionary(dict.mapValues(emptied))
-    case .uid: value
+    case .uid, .null: value
     }
   }
 
@@ -345,6 +345,7 @@ public struct SettingsForm: Sendable {
     case .data: .data(Data())
     case .array: .array([])
     case .dict: .dictionary(PrefDictionary())
+    case .null: .null
     }
   }
 

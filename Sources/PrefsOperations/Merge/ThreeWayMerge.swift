@@ -57,7 +57,7 @@ public enum ThreeWayMerge {
   /// What a merge gives: the merged value (CURRENT's at each conflict) and the conflicts.
   public struct Result: Sendable {
     /// The merged value, holding CURRENT's value at each conflict.
-    public let value: PrefValue
+    public var value: PrefValue
     /// The conflicts, in the order the merge met them.
     public let conflicts: [MergeConflict]
   }

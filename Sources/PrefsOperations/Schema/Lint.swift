@@ -56,52 +56,29 @@ public struct LintFinding: Sendable, Equatable, CustomStringConvertible {
 /// `prefs lint`: checks one document and returns what it finds; prints nothing.
 public enum Lint {
   /// The findings for `data`, named `file` in them: the first syntax error of any
-  /// format (with its position, and then nothing else); every null, as an error
-  /// unless `options.dropNulls` (the rest is checked as read with nulls dropped);
-  /// every plain YAML scalar that YAML 1.1 and 1.2 read differently; and with
-  /// `schema`, the schema's findings.
+  /// format (with its position, and then nothing else); every plain YAML scalar that
+  /// YAML 1.1 and 1.2 read differently; and with `schema`, the schema's findings, and
+  /// a warning for every null (a file checked against a schema is meant for a domain,
+  /// and a domain, a property list, holds no null).
   public static func check(
     _ data: Data, file: String, path: String? = nil, declared: Format? = nil, options: ReadOptions = ReadOptions(),
     schema: Schema? = nil
   ) -> [LintFinding] {
-    var warnings = Warnings()
+    let warnings = Warnings()
     let value: PrefValue
     let document: TextDocument?
     var options = options
     options.warnsOfYAMLAmbiguities = true
-    func read(_ options: ReadOptions, _ warnings: Warnings) throws -> (PrefValue, TextDocument?) {
-      let (value, _, document) = try TextDocument.read(
-        data, declared: declared, path: path, options: options, warnings: warnings)
-      return (value, document)
-    }
-    var nullsAreErrors = false
     do {
-      (value, document) = try read(options, warnings)
+      (value, _, document) = try TextDocument.read(
+        data, declared: declared, path: path, options: options, warnings: warnings)
     } catch let error as PrefsError {
-      let first = LintFinding(error, file: file)
-      // A null stops the reader; read again with nulls dropped to find the rest,
-      // each null then reported as an error.
-      guard !options.dropNulls else { return [first] }
-      var dropping = options
-      dropping.dropNulls = true
-      warnings = Warnings()
-      do {
-        (value, document) = try read(dropping, warnings)
-      } catch let again as PrefsError {
-        let second = LintFinding(again, file: file)
-        return second == first ? [first] : [first, second]
-      } catch {
-        return [first]
-      }
-      nullsAreErrors = true
+      return [LintFinding(error, file: file)]
     } catch {
       return [LintFinding(.error, file: file, message: "\(error)")]
     }
     var findings = warnings.all.map { warning in
-      guard nullsAreErrors, let refused = warning.refused, case .null = refused else {
-        return LintFinding(.warning, file: file, position: warning.position, message: warning.message)
-      }
-      return LintFinding(.error, file: file, position: warning.position, message: refused.message, kind: refused)
+      LintFinding(.warning, file: file, position: warning.position, message: warning.message)
     }
     if case .dictionary = value, let uid = firstUID(in: value) {
       findings.append(
@@ -123,6 +100,11 @@ public enum Lint {
           finding.isError ? .error : .warning, file: file,
           position: document.flatMap { nearestPosition(of: finding.path, in: $0) }, keyPath: finding.path,
           message: finding.message)
+      }
+      findings += value.nullPaths.map { path in
+        let refused = PrefsError.Kind.null(path: path)
+        return LintFinding(
+          .warning, file: file, position: document?.position(of: path), message: refused.message, kind: refused)
       }
     }
     return findings

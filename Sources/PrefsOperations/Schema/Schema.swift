@@ -180,11 +180,12 @@ extension SchemaKey {
     }
     try Schema.allowOnly(
       ["type", "default", "values", "description", "keys", "min", "max", "required", "items"], in: dict, at: path)
-    let typeNames = ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", ")
+    // A key's type is what an app reads; a null is no type an app can read a key as.
+    let typeNames = ValueText.TypeName.allCases.filter { $0 != .null }.map(\.rawValue).joined(separator: ", ")
     guard case .string(let typeText)? = dict["type"] else {
       throw Schema.invalid(path, "needs a 'type'", hints: ["types: \(typeNames)"])
     }
-    guard let type = ValueText.TypeName.named(typeText) else {
+    guard let type = ValueText.TypeName.named(typeText), type != .null else {
       throw Schema.invalid(path.appending(key: "type"), "unknown type '\(typeText)'", hints: ["types: \(typeNames)"])
     }
     self.name = name
@@ -250,6 +251,7 @@ extension ValueText.TypeName {
     case .data: .data
     case .array: .array
     case .dict: .dictionary
+    case .null: .null
     }
   }
 
@@ -264,6 +266,7 @@ extension ValueText.TypeName {
     case .data: "Data"
     case .array: "[Any]"
     case .dict: "[String: Any]"
+    case .null: "NSNull"
     }
   }
 }

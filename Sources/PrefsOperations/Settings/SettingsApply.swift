@@ -67,13 +67,14 @@ public enum SettingsApply {
   /// Applies the steps of a plan that change anything. A snapshot of their domains is
   /// saved first in `snapshots` (with `sources`, the settings files' names); when it
   /// cannot be saved nothing is changed, as there would be no undo. Then each domain
-  /// changes on its own (``execute(_:force:options:warnings:)``): when one fails, the
+  /// changes on its own (``execute(_:force:options:dropNulls:warnings:)``): when one fails, the
   /// others are still applied, and the outcome lists each failure. What each change
   /// warns of is added to `warnings`, naming its domain; `willApply` is told of each
   /// step before it starts.
   public static func apply(
     _ steps: [ApplyStep], sources: [String], snapshots: SnapshotStore, force: Bool = false,
-    options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings(), willApply: (ApplyStep) -> Void = { _ in }
+    options: ReadOptions = ReadOptions(), dropNulls: Bool = false, warnings: Warnings = Warnings(),
+    willApply: (ApplyStep) -> Void = { _ in }
   ) throws -> ApplyOutcome {
     var failures = steps.compactMap { step in step.error.map { ApplyFailure(name: step.name, error: $0) } }
     let changing = steps.filter(\.changesAnything)
@@ -85,7 +86,8 @@ public enum SettingsApply {
       let stepWarnings = Warnings()
       do {
         var done = step
-        (done.before, done.after) = try execute(step, force: force, options: options, warnings: stepWarnings)
+        (done.before, done.after) = try execute(
+          step, force: force, options: options, dropNulls: dropNulls, warnings: stepWarnings)
         applied.append(done)
       } catch let error as PrefsError {
         failures.append(ApplyFailure(name: step.name, error: error.inFile(step.name)))
@@ -215,15 +217,18 @@ public enum SettingsApply {
 
   /// Applies one step for real: reads the domain again under its lock, applies the
   /// settings to what is there then, and writes it atomically (a text file keeps its
-  /// text, changing only what changed) when anything changed. Returns the contents
-  /// before and after.
+  /// text, changing only what changed) when anything changed. A null the settings
+  /// give a plist domain is refused by its key path, or left out under `dropNulls`.
+  /// Returns the contents before and after.
   @discardableResult
   public static func execute(
-    _ step: ApplyStep, force: Bool = false, options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings()
+    _ step: ApplyStep, force: Bool = false, options: ReadOptions = ReadOptions(), dropNulls: Bool = false,
+    warnings: Warnings = Warnings()
   ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
     if let error = step.error { throw error }
     guard let domain = step.domain else { throw PrefsError(.usage("no domain"), file: step.target) }
-    return try domain.modify(force: force, dryRun: false, options: options, warnings: warnings) { contents in
+    return try domain.modify(force: force, dryRun: false, options: options, dropNulls: dropNulls, warnings: warnings) {
+      contents in
       contents = try applied(step, to: contents)
     }
   }

@@ -17,8 +17,8 @@ enum ErrorAdvice {
   /// kind wraps come first, as the wrapping came later.
   static func hints(for kind: PrefsError.Kind) -> [String] {
     switch kind {
-    case .null(_, droppable: true):
-      return ["use --drop-nulls to leave nulls out"]
+    case .null:
+      return ["use --drop-nulls to leave nulls out of the property list"]
     case .jsonInPlistFile(let cause):
       return hints(for: cause) + [
         "the file holds JSON, not a property list: read it with --from json, or rename it to .json"
@@ -64,7 +64,8 @@ enum ErrorAdvice {
     case .real: "-float"
     case .bool: "-bool"
     case .date: "-date"
-    default: nil
+    case .null: "--type null"
+    case .data, .array, .dictionary, .uid: nil
     }
   }
 }

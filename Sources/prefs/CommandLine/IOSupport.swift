@@ -209,8 +209,8 @@ enum Documents {
   }
 }
 
-/// Changes `domain` under its lock (``PreferenceDomain/modify(force:dryRun:options:warnings:_:)``)
-/// with `--force` as given, read with the command's reading options
+/// Changes `domain` under its lock (``PreferenceDomain/modify(force:dryRun:options:dropNulls:warnings:_:)``)
+/// with `--force` and `--drop-nulls` as given, read with the command's reading options
 /// (`--allow-duplicate-keys` among them), and reports where its text could not change
 /// in place.
 @discardableResult
@@ -220,7 +220,8 @@ func changeDomain(
 ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
   try reportingWarnings(of: domain, console) { warnings in
     try domain.modify(
-      force: arguments.has(Options.force), dryRun: false, options: arguments.readOptions(), warnings: warnings, body)
+      force: arguments.has(Options.force), dryRun: false, options: arguments.readOptions(),
+      dropNulls: arguments.dropsNulls, warnings: warnings, body)
   }
 }
 

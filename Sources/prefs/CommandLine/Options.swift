@@ -24,7 +24,8 @@ enum Options {
     "quiet", long: ["quiet"], short: ["q"],
     help: "No warnings about plain YAML scalars that YAML 1.1 and 1.2 read differently (yes, off, 0755).")
   static let dropNulls = OptionSpec(
-    "drop-nulls", long: ["drop-nulls"], help: "Leave YAML/JSON nulls out, with a warning, instead of failing.")
+    "drop-nulls", long: ["drop-nulls"],
+    help: "Where a property list is written, leave YAML/JSON nulls out, with a warning, instead of failing.")
   static let color = OptionSpec(
     "color", long: ["color"], arity: .one,
     kind: .choice(ColorChoice.allCases.map(\.rawValue), placeholder: "WHEN", noun: "colour choice"),
@@ -48,10 +49,9 @@ extension ParsedArguments {
   /// can be written.
   func outputFormat(_ option: OptionSpec = Options.to) throws -> Format? { format(option) }
 
-  /// The reading options: `--drop-nulls`, `--yaml-version`, `--allow-duplicate-keys`.
+  /// The reading options: `--yaml-version`, `--allow-duplicate-keys`.
   func readOptions() throws -> ReadOptions {
     var options = ReadOptions()
-    options.dropNulls = has(Options.dropNulls)
     // Commands that move YAML into other formats say what YAML 1.1 tools read otherwise.
     options.warnsOfYAMLAmbiguities = declares(Options.quiet) && !has(Options.quiet)
     options.allowDuplicateKeys = has(Options.allowDuplicateKeys)
@@ -63,7 +63,7 @@ extension ParsedArguments {
   }
 
   /// The writing options for output in `format`: `--sort-keys`, `--plain`,
-  /// `--compact`, `--expand-data`. `--plain` and `--compact` shape JSON only, so
+  /// `--compact`, `--expand-data`, `--drop-nulls`. `--plain` and `--compact` shape JSON only, so
   /// with any other output they are refused rather than silently ignored.
   func writeOptions(for format: Format) throws -> WriteOptions {
     for option in [Options.plain, Options.compact] where has(option) && format != .json {
@@ -73,8 +73,11 @@ extension ParsedArguments {
     }
     return WriteOptions(
       sortKeys: has(Options.sortKeys), plainJSON: has(Options.plain), compact: has(Options.compact),
-      expandData: has(Options.expandData))
+      expandData: has(Options.expandData), dropNulls: dropsNulls)
   }
+
+  /// `--drop-nulls`: where a plist is written, nulls are left out with a warning.
+  var dropsNulls: Bool { has(Options.dropNulls) }
 }
 
 extension Options {

@@ -25,8 +25,9 @@ final class Terminal {
   private var undecoded: [UInt8] = []
   private var queued: [Key] = []
 
-  /// What puts the terminal back: colours off, the cursor shown, the main screen.
-  static let reset = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
+  /// What puts the terminal back: an escape sequence cut short by a signal cancelled
+  /// (CAN), colours off, the cursor shown, the main screen.
+  static let reset = Array("\u{18}\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
 
   init(input: Int32 = 0, output: Int32 = 1) {
     self.input = input

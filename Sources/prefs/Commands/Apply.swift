@@ -32,7 +32,7 @@ enum Apply {
       ArgumentSpec(name: "FILE", help: "Settings files, or - for standard input.", optional: true, variadic: true)
     ],
     options: [
-      Import.dryRun, check, undo, Options.schema, Options.force, Options.from, Options.yamlVersion,
+      Import.dryRun, check, undo, Options.schema, Options.force, Options.from, Options.dropNulls, Options.yamlVersion,
       Options.defaultsDir,
     ],
     examples: [
@@ -78,7 +78,7 @@ enum Apply {
     let warnings = Warnings()
     let outcome = try SettingsApply.apply(
       steps, sources: arguments.positionals.map(displayName), snapshots: SnapshotStore(),
-      force: arguments.has(Options.force), options: options, warnings: warnings
+      force: arguments.has(Options.force), options: options, dropNulls: arguments.dropsNulls, warnings: warnings
     ) { step in progress?.step(step.name) }
     progress?.clear()
     console.report(warnings)

@@ -24,7 +24,7 @@ enum Capture {
     arguments: [
       ArgumentSpec(name: "DOMAIN", help: "Domain names (com.example.app, -g) or files.", optional: true, variadic: true)
     ],
-    options: [Options.output, Options.to, duration, since, Options.defaultsDir],
+    options: [Options.output, Options.to, duration, since, Options.dropNulls, Options.defaultsDir],
     examples: [
       ("prefs capture com.example.app -o changes.yaml", "Record changes until Ctrl-C."),
       ("prefs capture com.example.app -g --for 60", "Record a minute of changes, printed as YAML."),
@@ -67,7 +67,8 @@ enum Capture {
         entries.append(SettingsFile.Entry(target: domain.name, settings: settings, source: domain.name))
       }
     }
-    let data = try SettingsFile(entries: entries).encoded(as: format, options: WriteOptions(sortKeys: true))
+    let data = try SettingsFile(entries: entries).encoded(
+      as: format, options: WriteOptions(sortKeys: true, dropNulls: arguments.dropsNulls))
     if let path = arguments.value(Options.output), path != "-" {
       do {
         try AtomicFile.write(data, to: path)

@@ -16,7 +16,7 @@ enum Edit {
       nothing is overwritten.
       """,
     arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.")],
-    options: [Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [
       ("prefs edit com.example.app", "Edit a domain in $VISUAL or $EDITOR."),
       ("prefs edit settings.bplist", "Edit a binary plist as YAML; it stays binary."),
@@ -55,7 +55,7 @@ enum Edit {
         let outcome = try reportingWarnings(of: domain, console) { warnings in
           try edit.writeBack(
             contents, text: withoutOldNote(edited), force: arguments.has(Options.force), options: options,
-            warnings: warnings)
+            dropNulls: arguments.dropsNulls, warnings: warnings)
         }
         switch outcome {
         case .unchanged:

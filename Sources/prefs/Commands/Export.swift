@@ -33,7 +33,7 @@ enum Export {
     ],
     options: [
       Options.output, Options.to, all, update, Options.exclude, Options.plain, Options.compact, Options.expandData,
-      Options.schema, Options.schemaDir,
+      Options.dropNulls, Options.schema, Options.schemaDir,
       Options.effective, Options.allowDuplicateKeys, Options.defaultsDir,
     ],
     examples: [

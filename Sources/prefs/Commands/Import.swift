@@ -101,10 +101,20 @@ enum Import {
         console: console)
     }
     let dryRun = arguments.has(Import.dryRun)
-    let change = try reportingWarnings(of: domain, console) { warnings in
-      try importer.run(
-        incoming, into: domain, dryRun: dryRun, force: arguments.has(Options.force),
-        options: try arguments.readOptions(), warnings: warnings)
+    let change: DomainChange
+    do {
+      change = try reportingWarnings(of: domain, console) { warnings in
+        try importer.run(
+          incoming, into: domain, dryRun: dryRun, force: arguments.has(Options.force),
+          options: try arguments.readOptions(), dropNulls: arguments.dropsNulls, warnings: warnings)
+      }
+    } catch var error as PrefsError {
+      // A null is the input's: the error names the file the user can find it in.
+      if case .null(let path) = error.kind.cause {
+        error.file = displayName(file)
+        error.position = document?.position(of: path)
+      }
+      throw error
     }
     let changes = change.changes
     if dryRun {

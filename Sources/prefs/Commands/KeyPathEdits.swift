@@ -22,7 +22,8 @@ enum GetValue {
       """,
     arguments: [fileArgument, keyPathArgument],
     options: [
-      Options.to, Options.output, Options.from, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir,
+      Options.to, Options.output, Options.from, Options.dropNulls, Options.yamlVersion, Options.allowDuplicateKeys,
+      Options.defaultsDir,
     ],
     examples: [
       ("prefs get Samples/UserSettings.yaml ringtone", "Print one value (Chimes)."),
@@ -41,7 +42,9 @@ enum GetValue {
     }
     if let format = try arguments.outputFormat() {
       try Documents.write(
-        value, format: format, to: arguments.value(Options.output), options: WriteOptions(), console: console)
+        value, format: format, to: arguments.value(Options.output),
+        options: WriteOptions(dropNulls: arguments.dropsNulls),
+        console: console)
     } else {
       try Documents.show(value, sortKeys: false, booleanWords: true, console: console)
     }
@@ -64,7 +67,9 @@ enum SetValue {
       string. An index equal to an array's length appends.
       """,
     arguments: [fileArgument, keyPathArgument, ArgumentSpec(name: "VALUE", help: "The new value.")],
-    options: [Options.type, createParents, Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [
+      Options.type, createParents, Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir,
+    ],
     examples: [
       ("prefs set settings.plist window.width 1024 --type integer", "Set a nested integer."),
       ("prefs set settings.yaml a.b.c on -p", "Create a and b as needed; stores the string \"on\"."),
@@ -99,7 +104,7 @@ enum RemoveValue {
     name: "remove",
     summary: "Remove the value at a key path, like plutil -remove.",
     arguments: [fileArgument, keyPathArgument],
-    options: [Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [("prefs remove settings.json items.2", "Remove the third item.")],
     run: run)
 
@@ -124,7 +129,9 @@ private func editFile(
       throw error.inFile(displayName("-"))
     }
     try Documents.write(
-      changed, format: format.isWritable ? format : .xml, to: nil, options: WriteOptions(), console: console)
+      changed, format: format.isWritable ? format : .xml, to: nil,
+      options: WriteOptions(dropNulls: arguments.dropsNulls),
+      console: console)
     return
   }
   let domain = try arguments.fileOrDomain(arguments.positionals[0])

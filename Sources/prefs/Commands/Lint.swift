@@ -12,10 +12,11 @@ enum LintCommand {
       key whose stored type makes the app read its fallback, naming the platform \
       where Linux and macOS read differently, each value outside the schema's values, \
       each number outside its range, each required key that is missing, and \
-      unknown keys as warnings. With --schema-dir, each input is checked against the \
-      schema in DIR whose payload type is its domain (a domain's name, or a file's name \
-      less its extension; dock.plist finds com.apple.dock). A null is an error (a warning with --drop-nulls) and \
-      the rest of the file is still checked. Exits 1 when there is an error, 0 with warnings \
+      unknown keys as warnings; with --schema too, every null, as a warning: a domain \
+      is a property list, which holds no null (import refuses it unless --drop-nulls, \
+      which lint then takes to leave nulls unmentioned). With --schema-dir, each input is \
+      checked against the schema in DIR whose payload type is its domain (a domain's name, \
+      or a file's name less its extension; dock.plist finds com.apple.dock). Exits 1 when there is an error, 0 with warnings \
       alone; with several inputs every one is checked and the worst status wins.
       """,
     arguments: [
@@ -62,6 +63,10 @@ enum LintCommand {
         }
         findings += PrefsKit.Lint.check(
           data, file: file, path: path, declared: declared, options: options, schema: found)
+        if arguments.dropsNulls {
+          // Checked as an import with --drop-nulls takes it: its nulls would be left out.
+          findings.removeAll { if case .null? = $0.kind { true } else { false } }
+        }
         for finding in findings {
           try console.out("prefs: \(finding.severity.rawValue): \(finding)\n")
           for hint in finding.hints + (finding.kind.map(ErrorAdvice.hints) ?? []) { try console.out("hint: \(hint)\n") }

@@ -35,7 +35,7 @@ enum Merge {
       ArgumentSpec(name: "BASE", help: "The common ancestor."),
       ArgumentSpec(name: "OTHER", help: "Their version, whose changes are merged in."),
     ],
-    options: [Options.output, arrayKey, conflictsFile, label, Options.yamlVersion],
+    options: [Options.output, arrayKey, conflictsFile, label, Options.dropNulls, Options.yamlVersion],
     examples: [
       ("prefs merge ours.plist base.plist theirs.plist", "Merge their changes into ours.plist."),
       (
@@ -80,11 +80,15 @@ enum Merge {
     let (base, _) = try Documents.read(basePath, arguments: arguments, console: console)
     let (other, _) = try Documents.read(otherPath, arguments: arguments, console: console)
 
-    let result = ThreeWayMerge.merge(base: base, current: current, other: other, options: options)
+    var result = ThreeWayMerge.merge(base: base, current: current, other: other, options: options)
     let output = arguments.value(Options.output) ?? currentPath
     let outputName = output == "-" ? "<stdout>" : output
     let writeWarnings = Warnings()
     defer { console.report(writeWarnings, file: outputName) }
+    if format.isPlist, arguments.dropsNulls {
+      // A plist holds no null: asked to, the merge leaves out what the other sides brought.
+      result.value = result.value.droppingNulls(warnings: writeWarnings)
+    }
 
     let merged: Data?
     var hasMarkers = false

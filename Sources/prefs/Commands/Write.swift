@@ -23,7 +23,9 @@ enum Write {
       // Optional: -array and -dict alone write an empty one.
       ArgumentSpec(name: "VALUE", help: "The value, or several for -array and -dict.", optional: true, variadic: true),
     ],
-    options: [Options.type] + Options.typeWords + [Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [Options.type] + Options.typeWords + [
+      Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir,
+    ],
     examples: [
       ("prefs write com.example.app ringtone Waves", "Store a string."),
       ("prefs write com.example.app isAccountPrivate -bool false", "Store a boolean."),
