@@ -56,6 +56,24 @@ import Testing
       return screen
     }
 
+    /// Presses `keys` (tmux key names), then waits for the screen to show `text`.
+    @discardableResult
+    func press(_ keys: String..., showing text: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+      -> String
+    {
+      try session.run(["send-keys"] + keys)
+      return try wait(for: text, sourceLocation: sourceLocation)
+    }
+
+    /// Types `text` literally, then waits for the screen to show `shown`.
+    @discardableResult
+    func typing(_ text: String, showing shown: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+      -> String
+    {
+      try session.type(text)
+      return try wait(for: shown, sourceLocation: sourceLocation)
+    }
+
     /// The screen once the form has ended and the shell said how.
     func ended() throws -> String { try session.exitStatus() }
 
@@ -87,19 +105,14 @@ import Testing
     let opened = try setup.start("com.example.app --schema user-settings")
     #expect(opened.contains("The account name shown"), "\(opened)")
     #expect(opened.contains("[x] on"), "\(opened)")
-    try setup.session.send("Enter")
-    try setup.wait(for: "Enter confirm")
+    try setup.press("Enter", showing: "Enter confirm")
     try setup.session.type("ada")
     try setup.session.send("Enter")
     try setup.wait("the username ada") { !$0.contains("Enter confirm") && $0.contains(" ada ") }
-    try setup.session.send("Down", "Space")
-    try setup.wait(for: "[ ] off")
-    try setup.session.send("Down", "Enter")
-    try setup.wait(for: "Pick The ringtone")
-    try setup.session.send("Down", "Down", "Enter")
-    try setup.wait(for: "< Waves >")
-    try setup.session.send("C-s")
-    let saved = try setup.wait(for: "Saved to")
+    try setup.press("Down", "Space", showing: "[ ] off")
+    try setup.press("Down", "Enter", showing: "Pick The ringtone")
+    try setup.press("Down", "Down", "Enter", showing: "< Waves >")
+    let saved = try setup.press("C-s", showing: "Saved to")
     #expect(!saved.contains("[modified]"), "\(saved)")
     try setup.session.type("q")
     let ended = try setup.ended()
@@ -118,13 +131,10 @@ import Testing
     defer { setup.close() }
     try setup.write("com.example.app", "isAccountPrivate", "-string", "false")
     _ = try setup.start("com.example.app --schema user-settings")
-    try setup.session.send("Down")
-    let marked = try setup.wait(for: "the app reads true (fallback)")
+    let marked = try setup.press("Down", showing: "the app reads true (fallback)")
     #expect(marked.contains(">! Whether only approved"), "\(marked)")
-    try setup.session.type("f")
-    try setup.wait(for: "[ ] off")
-    try setup.session.send("C-s")
-    try setup.wait(for: "Saved to")
+    try setup.typing("f", showing: "[ ] off")
+    try setup.press("C-s", showing: "Saved to")
     try setup.session.type("q")
     #expect(try setup.ended().contains("EXIT=0 STTY=same"))
     #expect(try setup.type("com.example.app", "isAccountPrivate") == "Type is boolean\n")
@@ -156,20 +166,16 @@ import Testing
     let before = try Data(contentsOf: setup.store.appendingPathComponent("com.apple.dock.plist"))
     let opened = try setup.start("com.apple.dock --schema '\(Self.dockSchema.path)'")
     #expect(opened.contains("The tile size."), "\(opened)")
-    try setup.session.send("Enter")
-    try setup.wait(for: "tilesize (integer): 64")
-    try setup.session.type("x")
-    try setup.wait(for: "tilesize takes an integer, not 'x'")
+    try setup.press("Enter", showing: "tilesize (integer): 64")
+    try setup.typing("x", showing: "tilesize takes an integer, not 'x'")
     try setup.session.send("C-u")
     try setup.session.type("300")
-    try setup.session.send("Enter")
-    let refused = try setup.wait(for: "'300' is not an integer from 16 to 128")
+    let refused = try setup.press("Enter", showing: "'300' is not an integer from 16 to 128")
     #expect(refused.contains("tilesize (integer): 300"), "\(refused)")
     try setup.session.send("Escape")
     try setup.wait("the field closed") { !$0.contains("Enter confirm") && $0.contains("range 16...128") }
     // More keys than rows: the last one scrolls into view, and the first out.
-    try setup.session.send("End")
-    let end = try setup.wait(for: "persistent-others · array")
+    let end = try setup.press("End", showing: "persistent-others · array")
     #expect(!end.contains("The tile size."), "\(end)")
     try setup.session.type("q")
     #expect(try setup.ended().contains("EXIT=0 STTY=same"))
@@ -189,10 +195,8 @@ import Testing
         && $0.split(separator: "\n", omittingEmptySubsequences: false).count == 31
     }
     #expect(resized.contains("prefs form: com.example.app"), "\(resized)")
-    try setup.session.send("Down", "Space")
-    try setup.wait(for: "[modified]")
-    try setup.session.send("C-c")
-    try setup.wait(for: "Ctrl-C again")
+    try setup.press("Down", "Space", showing: "[modified]")
+    try setup.press("C-c", showing: "Ctrl-C again")
     try setup.session.send("C-c")
     #expect(try setup.ended().contains("EXIT=130 STTY=same"))
     #expect(try setup.paneState() == "0 1\n")
