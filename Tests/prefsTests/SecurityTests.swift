@@ -19,10 +19,13 @@ import Testing
 
   @Test func aDomainWithASlashIsAPathNeverAStoreName() throws {
     let store = try TestSupport.temporaryFolder()
-    let work = try TestSupport.temporaryFolder()
+    // The work folder sits in a private one, so that `x` beside it is no other program's file.
+    let outer = try TestSupport.temporaryFolder()
+    let work = outer.appendingPathComponent("work")
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: false)
     defer {
       try? FileManager.default.removeItem(at: store)
-      try? FileManager.default.removeItem(at: work)
+      try? FileManager.default.removeItem(at: outer)
     }
     // `a` does not exist, so `a/../../x` names nothing that can be created.
     let result = try TestSupport.prefs(["write", "a/../../x", "k", "v"], in: work, store: store)
