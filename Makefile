@@ -73,8 +73,9 @@ demo-run:
 	{ diff -u "$$out/before.yaml" "$$out/settings.yaml" | tail -n +3 || true; }
 
 test: test-deps
-	@# The Python cross-checks use PyYAML and ruamel.yaml when they can be had; they skip visibly otherwise.
+	@# The Python cross-checks use PyYAML, ruamel.yaml and jsonschema when they can be had; they skip visibly otherwise.
 	-@python3 -c 'import yaml, ruamel.yaml' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check pyyaml ruamel.yaml >/dev/null 2>&1 || true
+	-@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check jsonschema >/dev/null 2>&1 || true
 	$(SWIFT) test
 	@$(MAKE) --no-print-directory docs
 

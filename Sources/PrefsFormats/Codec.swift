@@ -37,6 +37,9 @@ public struct ReadOptions: Sendable {
   public var allowDuplicateKeys = false
   /// When a large plist is read in parts, on several threads.
   public var parallelism = ParallelPolicy.automatic
+  /// Ordinary JSON: a one-key object such as `{"$date": …}` is a dictionary like any
+  /// other, not a typed value (a JSON Schema describes such objects).
+  public var plainJSON = false
   /// Where the YAML and JSON readers leave the structures under `!json`/`!plist` and
   /// `$json`/`$plist`, for the pass after reading (``EmbeddedData``) to turn into
   /// bytes. Without it a reader keeps the structure: a codec reads one format only.

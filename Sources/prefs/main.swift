@@ -24,11 +24,20 @@ func runPrefs(_ commandLine: [String], console: Console) -> Int32 {
       return Console.Status.success
     default: break
     }
-    guard let command = Commands.named(first) else {
+    guard var command = Commands.named(first) else {
       throw first.hasPrefix("-")
         ? ArgumentParser.usageError("unknown option '\(first)'", nil) : Commands.unknownCommand(first)
     }
-    let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command)
+    var rest = Array(arguments.dropFirst())
+    // A command with subcommands: its first argument picks the one that parses the rest.
+    if !command.subcommands.isEmpty, let word = rest.first, !word.hasPrefix("-") {
+      guard let subcommand = command.subcommand(word) else {
+        throw ArgumentParser.unknownSubcommand(word, of: command)
+      }
+      command = subcommand
+      rest.removeFirst()
+    }
+    let parsed = try ArgumentParser.parse(rest, for: command)
     if let color = parsed.value(Options.color) { console.color = try ColorChoice.named(color) }
     if parsed.wantsHelp {
       try console.out(Help.text(for: command))

@@ -10,10 +10,11 @@ import Testing
     (try? String(
       contentsOf: TestSupport.packageRoot.appendingPathComponent("man/prefs.1"), encoding: .utf8)) ?? ""
 
-  @Test(arguments: Commands.all.map(\.name))
+  @Test(arguments: Commands.everySpec.map(\.name))
   func everyCommandHasFullHelp(name: String) throws {
-    let command = try #require(Commands.named(name))
-    let help = try TestSupport.prefs(["help", name])
+    let command = try #require(Commands.everySpec.first { $0.name == name })
+    let words = name.split(separator: " ").map(String.init)
+    let help = try TestSupport.prefs(["help"] + words)
     #expect(help.status == 0)
     #expect(help.stderr == "")
     #expect(help.stdout.hasPrefix("OVERVIEW: \(command.summary)"))
@@ -25,8 +26,8 @@ import Testing
         #expect(help.stdout.contains(spelling), "\(name) help lacks \(spelling)")
       }
     }
-    #expect(try TestSupport.prefs([name, "--help"]).stdout == help.stdout)
-    #expect(try TestSupport.prefs([name, "-h"]).stdout == help.stdout)
+    #expect(try TestSupport.prefs(words + ["--help"]).stdout == help.stdout)
+    #expect(try TestSupport.prefs(words + ["-h"]).stdout == help.stdout)
   }
 
   @Test func overviewListsEverySubcommand() throws {
@@ -50,7 +51,7 @@ import Testing
 
   @Test func theManualCoversEveryCommandAndOption() {
     #expect(!Self.manual.isEmpty)
-    for command in Commands.all {
+    for command in Commands.everySpec {
       #expect(Self.manual.contains(".Cm \(command.name)"), "the manual lacks the command \(command.name)")
       for option in command.options {
         for long in option.long {
@@ -119,7 +120,7 @@ import Testing
   /// Every sample a help example or the manual names is shipped (`prefs help get`
   /// once named a Samples/Items.yaml that does not exist).
   @Test func everySampleTheExamplesNameExists() throws {
-    let texts = Commands.all.flatMap { $0.examples.map(\.0) } + [Self.manual, Self.readme]
+    let texts = Commands.everySpec.flatMap { $0.examples.map(\.0) } + [Self.manual, Self.readme]
     let names = Set(
       texts.flatMap { text in
         text.split(whereSeparator: { " \n`'\"()".contains($0) }).filter { $0.hasPrefix("Samples/") }

@@ -162,7 +162,7 @@ import Testing
     let broken = try folder.write("bad.schema.yaml", "keys: {count: {type: number}}\n")
     let refused = try TestSupport.prefs(["lint", schema, "--schema", broken])
     #expect(refused.status == 65)
-    #expect(refused.stderr.hasPrefix("prefs: error: \(broken): schema: keys.count.type: unknown type 'number'\n"))
+    #expect(refused.stderr.hasPrefix("prefs: error: \(broken):1:16: schema: keys.count.type: unknown type 'number'\n"))
     let unknown = try TestSupport.prefs(["lint", schema, "--schema", "users"])
     #expect(unknown.status == 64)
     #expect(unknown.stderr.hasPrefix("prefs: error: unknown schema 'users'\n"))

@@ -143,7 +143,7 @@ struct JSONReader {
       let valuePath = path.appending(key: key)
       map?.key(key, keyStart..<keyEnd)
       let parsed: PrefValue
-      if !literal, key == "$dict", dict.isEmpty, isOnlyMember(at: i) {
+      if !literal, !options.plainJSON, key == "$dict", dict.isEmpty, isOnlyMember(at: i) {
         // The escape's object is the dictionary itself, read as written: decided
         // before reading it, so that the same text means the same at every depth.
         parsed = try parseObject(path: valuePath, literal: true)
@@ -187,7 +187,7 @@ struct JSONReader {
       log.report(.replace, at: path, position: position)
       return dict[key]!
     }
-    if dict.count == 1, let key = dict.keys.first, JSONCodec.typedKeys.contains(key) {
+    if !options.plainJSON, dict.count == 1, let key = dict.keys.first, JSONCodec.typedKeys.contains(key) {
       // A typed object is one value: its member is not a value of the document.
       map?.closeOpaque(end: i)
       return try interpretTyped(key: key, value: dict[key]!, at: objectStart)

@@ -9,7 +9,8 @@ import PrefsText
 ///
 /// A schema is read from prefs' own format (below), from Apple's device-management
 /// YAML (``init(deviceManagement:)``) or from a ProfileManifests manifest
-/// (``init(profileManifest:)``); ``read(_:path:)`` tells them apart. Prefs' own format
+/// (``init(profileManifest:)``) or from a JSON Schema (``JSONSchema/schema(from:)``);
+/// ``read(_:path:)`` tells them apart. Prefs' own format
 /// is a YAML or JSON document (read through the format table):
 ///
 /// ```yaml
@@ -30,6 +31,9 @@ import PrefsText
 ///   recent:
 ///     type: array
 ///     items: {type: string}  # optional: what each item of an array is
+///   extra:
+///     type: any             # any type: not checked
+/// domain: com.example.app   # optional: the domain the schema describes
 /// ```
 public struct Schema: Sendable, Equatable {
   /// What the schema describes, if it says.
@@ -118,12 +122,30 @@ public struct SchemaKey: Sendable, Equatable {
 
 extension Schema {
   /// Reads a schema document in any format of the table (YAML, JSON, a plist), in
-  /// any of the schema formats of ``SchemaFormat``, told apart by their fields.
+  /// any of the schema formats of ``SchemaFormat``, told apart by their fields. A
+  /// field that is not right is named by its key path and, in a text, by its line
+  /// and column.
   public static func read(_ data: Data, path: String? = nil) throws -> Schema {
+    var text: TextDocument?
     do {
+      // Read as ordinary JSON first: a JSON Schema describes `{"$date": …}` objects.
+      var plain = ReadOptions()
+      plain.plainJSON = true
+      let document: PrefValue
+      (document, _, text) = try TextDocument.read(data, path: path, options: plain)
+      if SchemaFormat.of(document) == .jsonSchema { return try JSONSchema.schema(from: document) }
       let (value, _) = try Format.read(data, path: path)
       return try Schema(document: value)
-    } catch let error as PrefsError {
+    } catch var error as PrefsError {
+      if error.position == nil, case .schema(let at, _) = error.kind, let text {
+        // The field, or the nearest entry around it that the text has.
+        var components = at.components
+        while error.position == nil {
+          error.position = text.position(of: PrefKeyPath(components))
+          if components.isEmpty { break }
+          components.removeLast()
+        }
+      }
       throw path.map { error.inFile($0) } ?? error
     }
   }
@@ -134,6 +156,7 @@ extension Schema {
     case .prefs: try self.init(value)
     case .deviceManagement: try self.init(deviceManagement: value)
     case .profileManifest: try self.init(profileManifest: value)
+    case .jsonSchema: self = try JSONSchema.schema(from: value)
     }
   }
 
@@ -146,8 +169,9 @@ extension Schema {
     guard case .dictionary(let dict) = value else {
       throw Self.invalid(path, "a schema is a dictionary with 'keys', not \(value.kind.article) \(value.kind.rawValue)")
     }
-    try Self.allowOnly(["description", "keys"], in: dict, at: path)
+    try Self.allowOnly(["description", "domain", "keys"], in: dict, at: path)
     description = try Self.string(dict["description"], at: path.appending(key: "description"))
+    domain = try Self.string(dict["domain"], at: path.appending(key: "domain"))
     let keysPath = path.appending(key: "keys")
     guard case .dictionary(let entries)? = dict["keys"] else {
       throw Self.invalid(keysPath, "a schema needs 'keys', a dictionary of the keys the app reads")
@@ -181,13 +205,16 @@ extension SchemaKey {
     try Schema.allowOnly(
       ["type", "default", "values", "description", "keys", "min", "max", "required", "items"], in: dict, at: path)
     // A key's type is what an app reads; a null is no type an app can read a key as.
-    let typeNames = ValueText.TypeName.allCases.filter { $0 != .null }.map(\.rawValue).joined(separator: ", ")
+    let typeNames = (ValueText.TypeName.allCases.filter { $0 != .null }.map(\.rawValue) + [Self.anyTypeName])
+      .joined(separator: ", ")
     guard case .string(let typeText)? = dict["type"] else {
       throw Schema.invalid(path, "needs a 'type'", hints: ["types: \(typeNames)"])
     }
-    guard let type = ValueText.TypeName.named(typeText), type != .null else {
+    // `any`: the key may hold any type (``allowsAnyType``), and its type is not checked.
+    guard let type = typeText == Self.anyTypeName ? .string : ValueText.TypeName.named(typeText), type != .null else {
       throw Schema.invalid(path.appending(key: "type"), "unknown type '\(typeText)'", hints: ["types: \(typeNames)"])
     }
+    self.allowsAnyType = typeText == Self.anyTypeName
     self.name = name
     self.type = type
     self.description = try Schema.string(dict["description"], at: path.appending(key: "description"))
@@ -211,6 +238,9 @@ extension SchemaKey {
       self.items = try SchemaKey(name: "items", item, at: path.appending(key: "items"))
     }
   }
+
+  /// The type word of a key that may hold any type, in prefs' own format.
+  static let anyTypeName = "any"
 
   /// The list of values allowed (`values`, `rangelist`, `pfm_range_list`), each of `type`.
   static func allowed(_ list: PrefValue, _ type: ValueText.TypeName, at path: PrefKeyPath) throws -> [PrefValue] {

@@ -8,14 +8,18 @@ public enum SchemaFormat: String, Sendable, CaseIterable {
   case deviceManagement = "device-management"
   /// ProfileManifests' manifests (plists): `pfm_domain` and `pfm_subkeys`.
   case profileManifest = "ProfileManifests"
+  /// JSON Schema: `$schema`, or `type: object` with `properties` (``JSONSchema``).
+  case jsonSchema = "JSON Schema"
 
   /// The format of a schema document: device-management when it has `payloadkeys`
-  /// or `payload`, a manifest when it has `pfm_domain` or `pfm_subkeys`, else prefs'
-  /// own (whose reader then says what is wrong).
+  /// or `payload`, a manifest when it has `pfm_domain` or `pfm_subkeys`, a JSON
+  /// Schema as ``JSONSchema/isJSONSchema(_:)`` says, else prefs' own (whose reader
+  /// then says what is wrong).
   public static func of(_ document: PrefValue) -> SchemaFormat {
     guard case .dictionary(let dict) = document else { return .prefs }
     if dict["payloadkeys"] != nil || dict["payload"] != nil { return .deviceManagement }
     if dict["pfm_domain"] != nil || dict["pfm_subkeys"] != nil { return .profileManifest }
+    if JSONSchema.isJSONSchema(document) { return .jsonSchema }
     return .prefs
   }
 

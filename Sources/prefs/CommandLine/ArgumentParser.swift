@@ -125,6 +125,14 @@ enum ArgumentParser {
     return error
   }
 
+  /// `word` names no subcommand of `command`; the closest is suggested.
+  static func unknownSubcommand(_ word: String, of command: CommandSpec) -> PrefsError {
+    let words = command.subcommands.compactMap { $0.name.split(separator: " ").last.map(String.init) }
+    var message = "unknown \(command.name) subcommand '\(word)'"
+    if let guess = Suggestions.closest(to: word, among: words) { message += "; did you mean '\(guess)'?" }
+    return usageError(message, command)
+  }
+
   static func usageError(_ message: String, _ command: CommandSpec?) -> PrefsError {
     var error = PrefsError(.usage(message))
     if let command {

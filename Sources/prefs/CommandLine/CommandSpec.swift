@@ -206,10 +206,15 @@ struct CommandSpec: Sendable {
   let options: [OptionSpec]
   /// `(command line, what it does)`, shown under EXAMPLES and run by the tests.
   let examples: [(String, String)]
+  /// The subcommands (`schema export`), each named in full; the first argument picks one.
+  var subcommands: [CommandSpec] = []
   let run: @Sendable (ParsedArguments, Console) throws -> Int32
 
   /// The options the command takes: its own, then the global ones.
   var accepted: [OptionSpec] { options + Options.global }
+
+  /// The subcommand `word` names (`export` for `schema export`).
+  func subcommand(_ word: String) -> CommandSpec? { subcommands.first { $0.name == "\(name) \(word)" } }
 
   /// The USAGE line: `prefs convert IN [-o OUT] [--to FMT]`.
   var usage: String {

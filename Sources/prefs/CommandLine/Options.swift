@@ -136,7 +136,8 @@ extension Options {
   static let schema = OptionSpec(
     "schema", long: ["schema"], arity: .one, kind: .schema,
     help:
-      "A schema file (prefs' own YAML or JSON, Apple's device-management YAML, a ProfileManifests manifest) "
+      "A schema file (prefs' own YAML or JSON, Apple's device-management YAML, a ProfileManifests manifest, "
+      + "a JSON Schema) "
       + "or a built-in schema (\(Schema.builtInNames.joined(separator: ", "))).")
   static let schemaDir = OptionSpec(
     "schema-dir", long: ["schema-dir"], arity: .one, kind: .directory,
@@ -183,7 +184,12 @@ extension ParsedArguments {
 
   /// `--schema`: a built-in name, else a file (YAML, JSON or any format of the table).
   func schema() throws -> Schema? {
-    guard let argument = value(Options.schema) else { return nil }
+    try value(Options.schema).map(Self.schema(named:))
+  }
+
+  /// The schema an argument names: a built-in name, else a file (the schema format in
+  /// any format of the table, or a JSON Schema).
+  static func schema(named argument: String) throws -> Schema {
     if !DomainName.isPath(argument) {
       guard let schema = Schema.builtIn(argument) else {
         throw PrefsError(

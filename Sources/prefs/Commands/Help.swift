@@ -1,11 +1,14 @@
 import PrefsKit
 
-/// `prefs help [COMMAND]`, and the text behind every `--help`.
+/// `prefs help [COMMAND [SUBCOMMAND]]`, and the text behind every `--help`.
 enum Help {
   static let spec = CommandSpec(
     name: "help",
     summary: "Show help for prefs or one of its commands.",
-    arguments: [ArgumentSpec(name: "COMMAND", help: "The command to explain.", optional: true)],
+    arguments: [
+      ArgumentSpec(name: "COMMAND", help: "The command to explain.", optional: true),
+      ArgumentSpec(name: "SUBCOMMAND", help: "One of its subcommands (prefs help schema export).", optional: true),
+    ],
     options: [],
     examples: [("prefs help convert", "Explain the convert command.")],
     run: run)
@@ -15,7 +18,14 @@ enum Help {
       try console.out(overview())
       return Console.Status.success
     }
-    guard let command = Commands.named(name) else { throw Commands.unknownCommand(name) }
+    guard var command = Commands.named(name) else { throw Commands.unknownCommand(name) }
+    if arguments.positionals.count > 1 {
+      let word = arguments.positionals[1]
+      guard let subcommand = command.subcommand(word) else {
+        throw ArgumentParser.unknownSubcommand(word, of: command)
+      }
+      command = subcommand
+    }
     try console.out(text(for: command))
     return Console.Status.success
   }
@@ -28,6 +38,10 @@ enum Help {
     if !command.arguments.isEmpty {
       lines += ["", "ARGUMENTS:"]
       lines += command.arguments.map { row($0.name, $0.help) }
+    }
+    if !command.subcommands.isEmpty {
+      lines += ["", "SUBCOMMANDS:"]
+      lines += command.subcommands.map { row(String($0.name.split(separator: " ").last!), $0.summary) }
     }
     lines += ["", "OPTIONS:"]
     lines += command.options.map { row($0.synopsis, $0.help) }
