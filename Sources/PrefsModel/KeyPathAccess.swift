@@ -203,3 +203,59 @@ extension PrefValue.Kind {
   /// `a` or `an`, for messages.
   public var article: String { self == .integer || self == .array ? "an" : "a" }
 }
+
+// MARK: By components
+
+extension PrefValue {
+  /// The value at `path`, step by step (no dotted keys are looked for), if there is one.
+  package func existingValue(at path: PrefKeyPath) -> PrefValue? {
+    existingValue(at: path.components[...])
+  }
+
+  private func existingValue(at path: ArraySlice<PrefKeyPath.Component>) -> PrefValue? {
+    guard let first = path.first else { return self }
+    switch (self, first) {
+    case (.dictionary(let dict), .key(let key)): return dict[key]?.existingValue(at: path.dropFirst())
+    case (.array(let items), .index(let index)) where items.indices.contains(index):
+      return items[index].existingValue(at: path.dropFirst())
+    default: return nil
+    }
+  }
+
+  /// A copy with `newValue` at `path` (nil: without the value there), step by step;
+  /// nil when a container on the way is missing. A key not yet in its dictionary is
+  /// added at its end, an index equal to an array's count appends.
+  package func replacingValue(at path: PrefKeyPath, with newValue: PrefValue?) -> PrefValue? {
+    replacingValue(at: path.components[...], with: newValue)
+  }
+
+  private func replacingValue(at path: ArraySlice<PrefKeyPath.Component>, with newValue: PrefValue?) -> PrefValue? {
+    guard let first = path.first else { return newValue }
+    let rest = path.dropFirst()
+    switch (self, first) {
+    case (.dictionary(var dict), .key(let key)):
+      if rest.isEmpty {
+        dict[key] = newValue
+      } else {
+        guard let child = dict[key]?.replacingValue(at: rest, with: newValue) else { return nil }
+        dict[key] = child
+      }
+      return .dictionary(dict)
+    case (.array(var items), .index(let index)) where index >= 0 && index <= items.count:
+      if rest.isEmpty {
+        if let newValue {
+          if index == items.count { items.append(newValue) } else { items[index] = newValue }
+        } else if index < items.count {
+          items.remove(at: index)
+        }
+      } else {
+        guard index < items.count, let child = items[index].replacingValue(at: rest, with: newValue) else {
+          return nil
+        }
+        items[index] = child
+      }
+      return .array(items)
+    default: return nil
+    }
+  }
+}

@@ -10,7 +10,8 @@ import Synchronization
 /// file being written, the folder of a file being edited) pushes a cleanup and pops it
 /// when done. The handler, installed once by ``install()``, removes what the cleanups
 /// name and ends the process by the same signal, so that its parent still sees how it
-/// ended. Two modes change what a stop signal does for a while, and neither takes the
+/// ended. A terminal put in raw mode (``restoringTerminal(_:to:writing:_:)``) is put
+/// back first. Two modes change what a stop signal does for a while, and neither takes the
 /// handler away from the cleanups:
 /// - ``whileChildRuns(_:)``: a child (an editor) owns the terminal. SIGINT and SIGQUIT
 ///   are its own, as `git` leaves them to the editor; SIGTERM and SIGHUP wait until it
@@ -47,6 +48,7 @@ public enum SignalScope {
     _ = mode.load(ordering: .relaxed)
     _ = pendingSignal.load(ordering: .relaxed)
     _ = stopRequested.load(ordering: .relaxed)
+    TerminalState.shared.disarm()
     for number in stopSignals { _ = signal(number, signalScopeHandler) }
   }
 
@@ -121,6 +123,19 @@ public enum SignalScope {
     mode.store(Mode.intercepting, ordering: .sequentiallyConsistent)
     defer { mode.store(Mode.normal, ordering: .sequentiallyConsistent) }
     return try body { stopRequested.load(ordering: .sequentiallyConsistent) != 0 }
+  }
+
+  /// Runs `body` with a terminal in a mode of its own (raw, on the alternate screen):
+  /// a stop signal that ends the process meanwhile first writes `reset` to
+  /// `descriptor` (leave the alternate screen, show the cursor) and puts its settings
+  /// back to `saved`, so that the shell gets its terminal back as it was. `body`
+  /// restores the terminal itself on every other way out.
+  public static func restoringTerminal<T>(
+    _ descriptor: Int32, to saved: termios, writing reset: [UInt8], _ body: () throws -> T
+  ) rethrows -> T {
+    TerminalState.shared.arm(descriptor, saved, reset)
+    defer { TerminalState.shared.disarm() }
+    return try body()
   }
 
   /// Runs every cleanup and ends the process by `number`, as if it had arrived now.
@@ -201,6 +216,38 @@ public enum SignalScope {
   }
 }
 
+/// The terminal a stop signal puts back (see ``SignalScope/restoringTerminal(_:to:writing:_:)``):
+/// fixed storage, written before it is armed, so that the handler reads it without
+/// allocating. Unchecked: the armed flag says when the handler may read the rest.
+final class TerminalState: @unchecked Sendable {
+  static let shared = TerminalState()
+  private static let resetCapacity = 64
+
+  private let armed = Atomic<Int>(0)
+  private let saved = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+  private let reset = UnsafeMutablePointer<UInt8>.allocate(capacity: resetCapacity)
+  private var resetCount = 0
+  private var descriptor: Int32 = -1
+
+  func arm(_ descriptor: Int32, _ state: termios, _ bytes: [UInt8]) {
+    armed.store(0, ordering: .sequentiallyConsistent)
+    self.descriptor = descriptor
+    saved.initialize(to: state)
+    resetCount = min(bytes.count, Self.resetCapacity)
+    for i in 0..<resetCount { reset[i] = bytes[i] }
+    armed.store(1, ordering: .sequentiallyConsistent)
+  }
+
+  func disarm() { armed.store(0, ordering: .sequentiallyConsistent) }
+
+  /// Writes the reset bytes and restores the settings, once. Async-signal-safe.
+  func restore() {
+    guard armed.exchange(0, ordering: .sequentiallyConsistent) == 1 else { return }
+    _ = write(descriptor, reset, resetCount)
+    _ = tcsetattr(descriptor, TCSANOW, saved)
+  }
+}
+
 private let mode = Atomic<Int>(SignalScope.Mode.normal)
 private let pendingSignal = Atomic<Int32>(0)
 private let stopRequested = Atomic<Int>(0)
@@ -224,6 +271,7 @@ private func signalScopeHandler(_ number: Int32) {
 /// Removes what the cleanups name and raises `number` with its default action, which
 /// ends the process as the signal would have. Async-signal-safe.
 private func cleanUpAndRaise(_ number: Int32) {
+  TerminalState.shared.restore()
   SignalScope.Slots.shared.removeAll()
   _ = signal(number, SIG_DFL)
   raise(number)

@@ -8,12 +8,13 @@ struct TerminalSession {
   static let tmux = TestSupport.executable(named: "tmux")
   let socket: String
 
-  /// Starts `bash -i` with `environment` added to the test's.
-  init(folder: URL, environment: [String: String]) throws {
+  /// Starts `bash -i` with `environment` added to the test's, on a terminal of
+  /// `columns` by `rows`.
+  init(folder: URL, environment: [String: String], columns: Int = 100, rows: Int = 30) throws {
     socket = folder.appendingPathComponent("tmux.sock").path
     let settings = environment.map { "\($0.key)=\($0.value)" }
     let arguments =
-      ["tmux", "-S", socket, "new-session", "-d", "-x", "100", "-y", "30", "--", "env"] + settings + [
+      ["tmux", "-S", socket, "new-session", "-d", "-x", String(columns), "-y", String(rows), "--", "env"] + settings + [
         // No history file: bash would write it into the folder as the test removes it.
         "PS1=$ ", "HISTFILE=", "bash", "--norc", "--noprofile", "-i",
       ]

@@ -61,17 +61,35 @@ public struct DomainEdit: Sendable {
       }
     }
     if try Format.yaml.codec.encode(.dictionary(contents)) == initialText { return .unchanged }
-    // Leaves the change without writing anything.
-    struct ChangedMeanwhile: Error {}
+    let changedMeanwhile = try domain.write(
+      contents, ifStill: original, force: force, options: options, dropNulls: dropNulls, warnings: warnings)
+    return changedMeanwhile == nil ? .written : .changedMeanwhile
+  }
+}
+
+extension PreferenceDomain {
+  /// Writes `contents` into the domain (changing only what changed, through
+  /// ``modify(force:dryRun:options:dropNulls:warnings:_:)``) if, under its lock, it
+  /// still holds `original` (nil: it did not exist). Returns nil when written, else
+  /// what the domain holds instead (nothing is then written).
+  package func write(
+    _ contents: PrefDictionary, ifStill original: PrefDictionary?, force: Bool = false,
+    options: ReadOptions = ReadOptions(), dropNulls: Bool = false, warnings: Warnings = Warnings()
+  ) throws -> PrefDictionary?? {
     do {
-      try domain.modify(force: force, dryRun: false, options: options, dropNulls: dropNulls, warnings: warnings) {
+      try modify(force: force, dryRun: false, options: options, dropNulls: dropNulls, warnings: warnings) {
         current in
-        guard current == original else { throw ChangedMeanwhile() }
+        guard current == original else { throw ChangedMeanwhile(current: current) }
         current = contents
       }
-    } catch is ChangedMeanwhile {
-      return .changedMeanwhile
+    } catch let changed as ChangedMeanwhile {
+      return .some(changed.current)
     }
-    return .written
+    return nil
   }
+}
+
+/// Leaves a change without writing anything: the domain holds `current`, not what was read.
+private struct ChangedMeanwhile: Error {
+  let current: PrefDictionary?
 }

@@ -238,7 +238,7 @@ private struct Placer {
         let lines = document.entryLines([node][...], of: parent)
       else { return nil }
       let under = region.conflicts.map { conflicts[$0] }
-      guard let value = merged.resolving(under, to: .other).at(path.components[...]) else { return nil }
+      guard let value = merged.resolving(under, to: .other).existingValue(at: path) else { return nil }
       var key: String?
       if case .key(let name) = path.components.last { key = name }
       // A collection written on one line (`[1, 2]`, `{a: 1}`) is shown on one line.
@@ -316,17 +316,5 @@ private struct Placer {
       }
     }
     return changed
-  }
-}
-
-extension PrefValue {
-  /// The value at `path`, if there is one.
-  fileprivate func at(_ path: ArraySlice<PrefKeyPath.Component>) -> PrefValue? {
-    guard let first = path.first else { return self }
-    switch (self, first) {
-    case (.dictionary(let dict), .key(let key)): return dict[key]?.at(path.dropFirst())
-    case (.array(let items), .index(let index)) where index < items.count: return items[index].at(path.dropFirst())
-    default: return nil
-    }
   }
 }
