@@ -7,7 +7,6 @@ enum Commands {
     Rename.spec, GetValue.spec, SetValue.spec, RemoveValue.spec, Diff.spec, Textconv.spec, Merge.spec, GitSetup.spec,
     Edit.spec, FormCommand.spec, LintCommand.spec, Apply.spec, Snapshots.spec, Capture.spec, SchemaCommand.spec,
     ProfileCommand.spec, Completions.spec,
-    Completions.spec,
     Help.spec,
   ]
 
