@@ -31,6 +31,12 @@ public struct Schema: Sendable, Equatable {
   /// The keys, in the order the schema lists them.
   public var keys: [SchemaKey]
 
+  // What a scan of the app's code found beside its keys (SchemaScanFields.swift).
+  /// The reads whose key the code builds at run time.
+  public var dynamicKeys: [DynamicKeyRead] = []
+  /// The keys the code reads with two types or two fallbacks.
+  public var conflicts: [ReadConflict] = []
+
   public init(description: String? = nil, keys: [SchemaKey]) {
     self.description = description
     self.keys = keys
@@ -53,6 +59,20 @@ public struct SchemaKey: Sendable, Equatable {
   public var description: String?
   /// The keys of a nested dictionary (`type: dict` only).
   public var keys: Schema?
+
+  // What a scan of the app's code found (SchemaScanFields.swift).
+  /// The suite the app reads the key from (`UserDefaults(suiteName:)`); nil for its own domain.
+  public var suite: String?
+  /// Where the app's code reads the key: `File.swift:LINE:COL`.
+  public var readAt: [String] = []
+  /// Where the app's code stores the key.
+  public var writtenAt: [String] = []
+  /// How the data of a `type: data` key holds a `Codable` value.
+  public var encoding: DataEncoding?
+  /// The shape of that value, from the app's `Codable` type.
+  public var content: SchemaContent?
+  /// What the app uses instead when the data does not decode (`[]`), if the code says.
+  public var decodeFallback: PrefValue?
 
   public init(
     name: String, type: ValueText.TypeName, defaultValue: PrefValue? = nil, values: [PrefValue]? = nil,
@@ -89,13 +109,14 @@ extension Schema {
     guard case .dictionary(let dict) = value else {
       throw Self.invalid(path, "a schema is a dictionary with 'keys', not \(value.kind.article) \(value.kind.rawValue)")
     }
-    try Self.allowOnly(["description", "keys"], in: dict, at: path)
+    try Self.allowOnly(Set(["description", "keys"] + Self.scanFieldNames), in: dict, at: path)
     description = try Self.string(dict["description"], at: path.appending(key: "description"))
     let keysPath = path.appending(key: "keys")
     guard case .dictionary(let entries)? = dict["keys"] else {
       throw Self.invalid(keysPath, "a schema needs 'keys', a dictionary of the keys the app reads")
     }
     keys = try entries.map { name, entry in try SchemaKey(name: name, entry, at: keysPath.appending(key: name)) }
+    try readScanFields(dict, at: path)
   }
 
   static func invalid(_ path: PrefKeyPath, _ message: String, hints: [String] = []) -> PrefsError {
@@ -121,7 +142,8 @@ extension SchemaKey {
     guard case .dictionary(let dict) = value else {
       throw Schema.invalid(path, "each key needs a dictionary with at least 'type'")
     }
-    try Schema.allowOnly(["type", "default", "values", "description", "keys"], in: dict, at: path)
+    try Schema.allowOnly(
+      Set(["type", "default", "values", "description", "keys"] + Self.scanFieldNames), in: dict, at: path)
     let typeNames = ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", ")
     guard case .string(let typeText)? = dict["type"] else {
       throw Schema.invalid(path, "needs a 'type'", hints: ["types: \(typeNames)"])
@@ -149,11 +171,11 @@ extension SchemaKey {
     } else {
       self.keys = nil
     }
+    try readScanFields(dict, at: path)
   }
 
   /// `value` as a value of `type`: its own kind, or an integer given for a real.
-  private static func fitting(_ value: PrefValue, _ type: ValueText.TypeName, at path: PrefKeyPath) throws -> PrefValue
-  {
+  static func fitting(_ value: PrefValue, _ type: ValueText.TypeName, at path: PrefKeyPath) throws -> PrefValue {
     if value.kind == type.kind { return value }
     if type == .real, case .integer(let n) = value, let real = Double(exactly: n) { return .real(real) }
     throw Schema.invalid(

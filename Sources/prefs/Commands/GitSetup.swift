@@ -144,11 +144,7 @@ private struct Git {
   let executable: String
 
   init() throws {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    guard
-      let found = path.split(separator: ":").map({ String($0).appendingPathComponent("git") })
-        .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-    else {
+    guard let found = ChildProcess.onPath("git") else {
       throw PrefsError(.other(.noInput, "git is not on the PATH"))
     }
     executable = found
