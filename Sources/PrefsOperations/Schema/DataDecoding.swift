@@ -43,8 +43,10 @@ public struct DecodeFailure: Sendable, Equatable {
     }
     var consequence = "\(decoder) fails"
     if let fallback = key.decodeFallback {
-      consequence += "; the app reads \(fallback.literal) instead"
       let empty = fallback == .array([]) || fallback == .dictionary(PrefDictionary())
+      // Empty as Swift writes it, `[]` or `[:]`.
+      let spelled = empty ? (fallback == .array([]) ? "[]" : "[:]") : fallback.literal
+      consequence += "; the app reads \(spelled) instead"
       if empty, !key.writtenAt.isEmpty {
         consequence += ", and its next save of \(key.name) drops every stored item"
       }

@@ -227,19 +227,39 @@ extension Schema {
     }
   }
 
-  /// The tutorial's settings: `username` as `String ?? ""`, `isAccountPrivate` as
-  /// `Bool ?? true`, `ringtone` as `String ?? "Chimes"` out of Chimes, Signal, Waves.
-  /// The same as `Samples/UserSettings.schema.yaml`.
-  public static let userSettings = Schema(
-    description: "The tutorial's user settings (username, private account, ringtone).",
-    keys: [
-      SchemaKey(
-        name: "username", type: .string, defaultValue: .string(""), description: "The account name shown in the form."),
-      SchemaKey(
-        name: "isAccountPrivate", type: .bool, defaultValue: .bool(true),
-        description: "Whether only approved followers see the account."),
-      SchemaKey(
-        name: "ringtone", type: .string, defaultValue: .string("Chimes"),
-        values: ["Chimes", "Signal", "Waves"].map(PrefValue.string), description: "The ringtone picked from the list."),
+  /// The tutorial's settings and items, as `prefs schema scan` gives them for its
+  /// settings model and storage manager (`Samples/UserSettings.schema.yaml`):
+  /// `username` as `String ?? ""`, `isAccountPrivate` as `Bool ?? true`, `ringtone`
+  /// as `String ?? "Chimes"` out of Chimes, Signal, Waves, and `items`, data holding
+  /// the JSON of an array of `Item {id, name, description}`, all strings, read as
+  /// `[]` when it does not decode.
+  public static let userSettings: Schema = {
+    func key(
+      _ name: String, _ type: ValueText.TypeName, _ fallback: PrefValue?, values: [String]? = nil, read: String,
+      written: String
+    ) -> SchemaKey {
+      var key = SchemaKey(name: name, type: type, defaultValue: fallback, values: values?.map(PrefValue.string))
+      key.readAt = [read]
+      key.writtenAt = [written]
+      return key
+    }
+    var items = key("items", .data, nil, read: "StorageManager.swift:19:26", written: "StorageManager.swift:48:13")
+    items.encoding = .json
+    let string = SchemaContent(type: .string)
+    items.content = SchemaContent(
+      type: .array, swiftType: "[Item]",
+      items: SchemaContent(
+        type: .dict, swiftType: "Item",
+        fields: ["id", "name", "description"].map { SchemaField(name: $0, content: string) }))
+    items.decodeFallback = .array([])
+    return Schema(keys: [
+      key("username", .string, .string(""), read: "UserSettings.swift:26:25", written: "UserSettings.swift:7:13"),
+      key(
+        "isAccountPrivate", .bool, .bool(true), read: "UserSettings.swift:27:26", written: "UserSettings.swift:13:13"),
+      key(
+        "ringtone", .string, .string("Chimes"), values: ["Chimes", "Signal", "Waves"], read: "UserSettings.swift:28:25",
+        written: "UserSettings.swift:19:13"),
+      items,
     ])
+  }()
 }

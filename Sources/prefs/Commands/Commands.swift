@@ -5,7 +5,8 @@ enum Commands {
   static let all: [CommandSpec] = [
     Convert.spec, Export.spec, Import.spec, Domains.spec, Read.spec, ReadType.spec, Write.spec, Delete.spec,
     Rename.spec, GetValue.spec, SetValue.spec, RemoveValue.spec, Diff.spec, Textconv.spec, Merge.spec, GitSetup.spec,
-    Edit.spec, LintCommand.spec, SchemaCommand.spec, Apply.spec, Snapshots.spec, Capture.spec, Completions.spec, Help.spec,
+    Edit.spec, LintCommand.spec, SchemaCommand.spec, Apply.spec, Snapshots.spec, Capture.spec, Completions.spec,
+    Help.spec,
   ]
 
   static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
