@@ -262,7 +262,7 @@ final class FactCollector: SyntaxVisitor {
       facts.reads.append(
         ReadFact(
           kind: .declaration, key: key(of: first.expression), receiver: receiver,
-          swiftType: declared ?? initial.flatMap { SwiftTypeShapes.literalType(of: Self.value(of: $0)) },
+          swiftType: declared ?? initial.flatMap(Self.inferredType(of:)),
           fallback: initial.map(Self.value(of:)), location: location(attribute), boundName: name, scope: scope,
           function: functions.last))
       return
@@ -273,6 +273,18 @@ final class FactCollector: SyntaxVisitor {
         arguments: arguments.map { ($0.label?.text, key(of: $0.expression), Self.value(of: $0.expression)) },
         swiftType: declared, initialValue: initial.map(Self.value(of:)), location: location(attribute),
         boundName: name, scope: scope))
+  }
+
+  /// The type Swift infers for a property from its initial value: a literal's, or
+  /// the type an enum case is written with (`Level.mid`).
+  static func inferredType(of initial: ExprSyntax) -> String? {
+    if let literal = SwiftTypeShapes.literalType(of: value(of: initial)) { return literal }
+    if let member = initial.as(MemberAccessExprSyntax.self), let base = member.base,
+      base.is(DeclReferenceExprSyntax.self) || base.is(MemberAccessExprSyntax.self)
+    {
+      return base.trimmedDescription
+    }
+    return nil
   }
 
   // MARK: Calls
@@ -500,7 +512,8 @@ final class FactCollector: SyntaxVisitor {
     return elements[next + 1]
   }
 
-  /// The sequence `node` stands in (through `try`, `!`, `?`, `await`), and its index there.
+  /// The sequence `node` stands in (through `try`, `!`, `?`, `await` and parentheses),
+  /// and its index there.
   static func element(of node: Syntax) -> (SequenceExprSyntax, Int)? {
     var current = node
     while let parent = current.parent {
@@ -508,10 +521,13 @@ final class FactCollector: SyntaxVisitor {
         guard let index = sequence.elements.firstIndex(where: { $0.id == current.id }) else { return nil }
         return (sequence, sequence.elements.distance(from: sequence.elements.startIndex, to: index))
       }
+      // Through parentheses too: `(try? a) ?? b`.
+      let parenthesised = parent.as(TupleExprSyntax.self).map { $0.elements.count == 1 } ?? false
       guard
         parent.is(TryExprSyntax.self) || parent.is(ForceUnwrapExprSyntax.self)
           || parent.is(OptionalChainingExprSyntax.self) || parent.is(AwaitExprSyntax.self)
-          || parent.is(TypeExprSyntax.self)
+          || parent.is(TypeExprSyntax.self) || parent.is(LabeledExprSyntax.self)
+          || parent.is(LabeledExprListSyntax.self) || parenthesised
       else { return nil }
       current = parent
     }

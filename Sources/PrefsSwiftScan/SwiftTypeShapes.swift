@@ -15,7 +15,7 @@ enum SwiftTypeShapes {
     if text == "Bool" { return .bool }
     if integerNames.contains(text) { return .integer }
     if realNames.contains(text) { return .real }
-    if text == "String" || text == "Character" || text == "URL" { return .string }
+    if ["String", "Character", "URL", "UUID"].contains(text) { return .string }
     if text == "Date" { return .date }
     if text == "Data" { return .data }
     if elementType(of: text) != nil { return .array }
