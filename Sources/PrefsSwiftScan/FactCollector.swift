@@ -104,9 +104,37 @@ final class FactCollector: SyntaxVisitor {
 
   override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
     enterFunction()
+    let parameters = node.signature.parameterClause.parameters.map { parameter in
+      (
+        label: parameter.firstName.tokenKind == .wildcard ? nil : parameter.firstName.text,
+        name: (parameter.secondName ?? parameter.firstName).text
+      )
+    }
+    signatures.append(
+      FunctionSignature(name: node.name.text, labels: parameters.map(\.label), parameters: parameters.map(\.name)))
     return .visitChildren
   }
-  override func visitPost(_ node: FunctionDeclSyntax) { functions.removeLast() }
+  override func visitPost(_ node: FunctionDeclSyntax) {
+    functions.removeLast()
+    signatures.removeLast()
+  }
+
+  /// The functions being walked, innermost last: a read whose key is one of their
+  /// parameters makes the function a reader of the key its callers pass.
+  private var signatures: [FunctionSignature] = []
+
+  /// `read`, or when its key is a parameter of the function it is in, that function
+  /// as a reader of the key its callers pass.
+  private func note(_ read: ReadFact) {
+    if read.key.parts.count == 1, case .reference(let reference) = read.key.parts[0], reference.names.count == 1,
+      !reference.isImplicitMember, let signature = signatures.last,
+      let index = signature.parameters.firstIndex(of: reference.names[0])
+    {
+      facts.readerFunctions.append(ReaderFunction(signature: signature, keyParameter: index, read: read))
+      return
+    }
+    facts.reads.append(read)
+  }
   override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
     enterFunction()
     return .visitChildren
@@ -308,12 +336,14 @@ final class FactCollector: SyntaxVisitor {
         noteRead(node, method: method, receiver: receiverExpression, key: arguments[0].expression)
       } else if labels.count == 2, labels[1] == "forKey", method == "set" || method == "setValue" {
         noteWrite(node, receiver: receiverExpression, key: arguments[1].expression)
-      } else if method == "register", labels == ["defaults"],
-        let dictionary = arguments[0].expression.as(DictionaryExprSyntax.self),
-        case .elements(let elements) = dictionary.content
-      {
-        for element in elements {
-          facts.registered.append(RegisteredDefault(key: key(of: element.key), value: Self.value(of: element.value)))
+      } else if method == "register", labels == ["defaults"] {
+        // A dictionary written in the call, or in a variable of the file.
+        if let dictionary = arguments[0].expression.as(DictionaryExprSyntax.self) {
+          noteRegistered(dictionary)
+        } else if let name = arguments[0].expression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+          let dictionary = dictionaries[name]
+        {
+          noteRegistered(dictionary)
         }
       } else if method == "decode", labels.count == 2, labels[0] == nil, labels[1] == "from", let receiverExpression,
         let encoding = coderEncoding(receiverExpression), let function = functions.last
@@ -332,7 +362,28 @@ final class FactCollector: SyntaxVisitor {
       }
     }
     noteKeyDeclaration(node, callee: callee, arguments: arguments)
+    // A call that may be of a reader function (`AppDefaults.bool(for: Key.x)`), matched
+    // with the readers once every file is read: only calls passing a name or a string.
+    if let method, !arguments.isEmpty {
+      let keys = arguments.map { key(of: $0.expression) }
+      if keys.contains(where: { if case .unknown = $0.parts.first { false } else { $0.parts.count == 1 } }) {
+        facts.calls.append(
+          CallFact(
+            name: method, labels: labels, arguments: keys, location: location(node), scope: scope,
+            function: functions.last, enclosing: signatures.last))
+      }
+    }
     return .visitChildren
+  }
+
+  /// The dictionary literals the file assigns to a name, for `register(defaults: name)`.
+  private var dictionaries: [String: DictionaryExprSyntax] = [:]
+
+  private func noteRegistered(_ dictionary: DictionaryExprSyntax) {
+    guard case .elements(let elements) = dictionary.content else { return }
+    for element in elements {
+      facts.registered.append(RegisteredDefault(key: key(of: element.key), value: Self.value(of: element.value)))
+    }
   }
 
   /// `Key<Bool>("k", default: true)`, `DefaultsKey<Int?>("k")`, `.init("k", defaultValue: 1)`
@@ -397,14 +448,14 @@ final class FactCollector: SyntaxVisitor {
       read.fallback = Self.value(of: fallback)
     }
     read.boundName = Self.boundName(of: Syntax(node))
-    facts.reads.append(read)
+    note(read)
   }
 
   private func noteWrite(_ node: FunctionCallExprSyntax, receiver: ExprSyntax?, key keyExpression: ExprSyntax) {
     let defaultsReceiver = receiver.map {
       Self.receiver(of: $0, extendsDefaults: extendsDefaults.last ?? false, scope: scope)
     }
-    facts.reads.append(
+    note(
       ReadFact(
         kind: .write, key: key(of: keyExpression),
         receiver: defaultsReceiver ?? (extendsDefaults.last == true ? .standard : .none), swiftType: nil,
@@ -443,6 +494,11 @@ final class FactCollector: SyntaxVisitor {
   }
 
   override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+    if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+      let dictionary = node.initializer?.value.as(DictionaryExprSyntax.self)
+    {
+      dictionaries[name] = dictionary
+    }
     if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
       let initial = node.initializer?.value.as(FunctionCallExprSyntax.self)
     {

@@ -158,6 +158,35 @@ struct CoderFact: Sendable {
   var fallback: ValueExpression?
 }
 
+/// A function's name and argument labels, as a call spells them, and its parameters' names.
+struct FunctionSignature: Sendable {
+  var name: String
+  var labels: [String?]
+  var parameters: [String]
+}
+
+/// A function that reads (or stores) the key its caller passes
+/// (`func bool(for key: String) -> Bool { defaults.bool(forKey: key) }`).
+struct ReaderFunction: Sendable {
+  var signature: FunctionSignature
+  /// The parameter that holds the key.
+  var keyParameter: Int
+  /// The read inside, whose key and place each call replaces.
+  var read: ReadFact
+}
+
+/// A call passing a name or a string, which may be of a ``ReaderFunction``.
+struct CallFact: Sendable {
+  var name: String
+  var labels: [String?]
+  var arguments: [KeyExpression]
+  var location: SourceLocation
+  var scope: [String]
+  var function: Int?
+  /// The function the call is in: it reads a key too when it passes its own parameter.
+  var enclosing: FunctionSignature?
+}
+
 /// Everything one file says.
 struct FileFacts: Sendable {
   var reads: [ReadFact] = []
@@ -172,4 +201,6 @@ struct FileFacts: Sendable {
   var pickers: [(property: String, list: NameReference)] = []
   /// Variables the file makes as coders (`let decoder = JSONDecoder()`): name to type.
   var coderVariables: [String: String] = [:]
+  var readerFunctions: [ReaderFunction] = []
+  var calls: [CallFact] = []
 }

@@ -28,6 +28,7 @@ extension SchemaBuilder {
     var reads = files.flatMap(\.reads).sorted { $0.location < $1.location }
     let shapes = wrapperShapes(consuming: &reads)
     reads += files.flatMap(\.wrapperUses).compactMap { wrapperRead($0, shapes) }
+    reads += readsThroughReaderFunctions()
     reads.sort { $0.location < $1.location }
 
     var order: [String] = []
@@ -121,18 +122,27 @@ extension SchemaBuilder {
         fallback = implicitFallback
       }
     }
+    var enumType: TypeFact?
     if let swiftType = read.swiftType {
       let shape = keyType(of: swiftType)
       if let found = shape.type {
         type = found
         values = shape.values
         optional = shape.optional
+        enumType = shape.enumType
       }
     }
     guard let type else { return nil }
     var fallbackText: String?
     if let written = read.fallback, !read.forced, !optional || read.kind.isCast {
-      fallback = value(written, as: type)
+      // A case of the key's own enum (`.lastCopiedAt`) before any other name.
+      if let enumType, case .member(let reference) = written, reference.names.count <= 2,
+        let found = enumType.cases.first(where: { $0.name == reference.names.last })
+      {
+        fallback = found.raw
+      } else {
+        fallback = value(written, as: type)
+      }
       if fallback == nil, case .other(let text) = written { fallbackText = text }
     } else if read.fallback == nil, case .object = read.kind {
       implicit = true
@@ -227,6 +237,67 @@ extension SchemaBuilder {
       }
     }
     return shapes
+  }
+
+  /// Each call of a function that reads the key it is passed, as a read of that key
+  /// where the call is.
+  private func readsThroughReaderFunctions() -> [ReadFact] {
+    var readers: [String: [ReaderFunction]] = [:]
+    for reader in files.flatMap(\.readerFunctions) { readers[reader.signature.name, default: []].append(reader) }
+    guard !readers.isEmpty else { return [] }
+    let calls = files.flatMap(\.calls)
+    func matching(_ call: CallFact) -> [ReaderFunction] {
+      readers[call.name]?.filter { $0.signature.labels == call.labels } ?? []
+    }
+    // A function that passes its own parameter to a reader reads that key too
+    // (`fontSize(for key:)` calling `int(for: key)`), a few levels deep.
+    var passing: [Int] = []
+    for (index, call) in calls.enumerated() {
+      if let enclosing = call.enclosing,
+        call.arguments.contains(where: { argument in
+          if case .reference(let reference)? = argument.parts.first, argument.parts.count == 1 {
+            return enclosing.parameters.contains(reference.names[0]) && reference.names.count == 1
+          }
+          return false
+        })
+      {
+        passing.append(index)
+      }
+    }
+    var consumed = Set<Int>()
+    for _ in 0..<3 {
+      for index in passing where !consumed.contains(index) {
+        let call = calls[index]
+        for reader in matching(call) {
+          guard case .reference(let reference)? = call.arguments[reader.keyParameter].parts.first,
+            let parameter = call.enclosing!.parameters.firstIndex(of: reference.names[0])
+          else { continue }
+          readers[call.enclosing!.name, default: []].append(
+            ReaderFunction(signature: call.enclosing!, keyParameter: parameter, read: reader.read))
+          consumed.insert(index)
+        }
+      }
+    }
+    var called = Set<String>()
+    let throughCalls = calls.enumerated().flatMap { index, call -> [ReadFact] in
+      let readers = matching(call)
+      if !readers.isEmpty { called.insert(call.name + call.labels.map { ($0 ?? "_") + ":" }.joined()) }
+      guard !consumed.contains(index) else { return [] }
+      return readers.map { reader in
+        var read = reader.read
+        read.key = call.arguments[reader.keyParameter]
+        read.location = call.location
+        read.scope = call.scope
+        read.function = call.function
+        read.boundName = nil
+        return read
+      }
+    }
+    // A reader no call passes a key to: its read stays, a key built at run time.
+    let uncalled = files.flatMap(\.readerFunctions).filter { reader in
+      !called.contains(reader.signature.name + reader.signature.labels.map { ($0 ?? "_") + ":" }.joined())
+    }
+    return throughCalls + uncalled.map(\.read)
   }
 
   /// A property declared with one of the app's wrappers, as a read of its key.

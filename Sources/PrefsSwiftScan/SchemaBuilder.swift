@@ -46,7 +46,9 @@ struct SchemaBuilder {
         return found.raw.map(ValueExpression.value)
       }
     }
-    // By the last components, anywhere (an extension member, an implicit member).
+    // By the last components, anywhere (an extension member, an implicit member);
+    // a plain name (`key`) only through its scopes above, as Swift looks it up.
+    guard names.count > 1 || reference.isImplicitMember else { return nil }
     if let candidates = constantsByName[names.last!] {
       let matching = candidates.filter { $0.qualifiedName.suffix(names.count).elementsEqual(names) }
       if let first = matching.first { return follow(first.value, depth) }
@@ -164,16 +166,18 @@ struct SchemaBuilder {
 
   /// The type a key has for a Swift type: a plain kind, or an enum's raw type with
   /// its raw values.
-  func keyType(of swiftType: String) -> (type: ValueText.TypeName?, optional: Bool, values: [PrefValue]?) {
+  func keyType(of swiftType: String) -> (
+    type: ValueText.TypeName?, optional: Bool, values: [PrefValue]?, enumType: TypeFact?
+  ) {
     let optional = swiftType.isOptionalType
-    if let kind = SwiftTypeShapes.kind(of: swiftType) { return (kind, optional, nil) }
+    if let kind = SwiftTypeShapes.kind(of: swiftType) { return (kind, optional, nil, nil) }
     if let type = appType(swiftType.trimmingOptional), type.isEnum, let raw = type.inherited.first,
       let kind = SwiftTypeShapes.kind(of: raw), kind == .string || kind == .integer
     {
       let values = type.cases.compactMap(\.raw)
-      return (kind, optional, values.isEmpty ? nil : values)
+      return (kind, optional, values.isEmpty ? nil : values, type)
     }
-    return (nil, optional, nil)
+    return (nil, optional, nil, nil)
   }
 
   private func appType(_ text: String) -> TypeFact? {

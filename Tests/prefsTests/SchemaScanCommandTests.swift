@@ -241,6 +241,39 @@ import Testing
   }
 
   @Test(.enabled(if: hasScanner, "prefs-scan-swift is not built (the toolchain has no SwiftSyntax)"))
+  func functionsThatReadTheKeyTheyArePassedAndDefaultsRegisteredFromAVariable() throws {
+    let (schema, _) = try scan([
+      "AppDefaults.swift": """
+      import Foundation
+      enum Key { static let refresh = "refreshInterval" }
+      final class AppDefaults {
+        static func bool(for key: String) -> Bool { UserDefaults.standard.bool(forKey: key) }
+        static func int(for key: String) -> Int { UserDefaults.standard.integer(forKey: key) }
+        static func setInt(for key: String, _ x: Int) { UserDefaults.standard.set(x, forKey: key) }
+        func level(for key: String) -> Int { AppDefaults.int(for: key) }
+        var refresh: Int { AppDefaults.int(for: Key.refresh) }
+        var dark: Bool { AppDefaults.bool(for: "dark") }
+        var depth: Int { level(for: "depth") }
+        func save() { AppDefaults.setInt(for: Key.refresh, 2) }
+        func register() {
+          let defaults: [String: Any] = [Key.refresh: 4]
+          UserDefaults.standard.register(defaults: defaults)
+        }
+      }
+      """
+    ])
+    #expect(schema.keys.map(\.name) == ["refreshInterval", "dark", "depth"])
+    let refresh = try key(schema, "refreshInterval")
+    #expect(refresh.type == .integer)
+    #expect(refresh.defaultValue == .integer(4))
+    #expect(refresh.readAt == ["AppDefaults.swift:8:22"])
+    #expect(refresh.writtenAt == ["AppDefaults.swift:11:17"])
+    #expect(try key(schema, "dark").defaultValue == .bool(false))
+    #expect(try key(schema, "depth").defaultValue == .integer(0))
+    #expect(schema.dynamicKeys.isEmpty)
+  }
+
+  @Test(.enabled(if: hasScanner, "prefs-scan-swift is not built (the toolchain has no SwiftSyntax)"))
   func defaultsLibrariesAndTheAppsOwnPropertyWrappersByTheirShape() throws {
     let (schema, _) = try scan([
       "Keys.swift": """
@@ -248,12 +281,15 @@ import Testing
       extension Defaults.Keys {
         static let quality = Key<Double>("quality", default: 0.8)
         static let folder = Key<URL?>("folder")
+        static let sortBy = Key<Sorter.By>("sortBy", default: .lastCopiedAt)
         static let mode = Defaults.Key<String>("mode", default: "auto", suite: UserDefaults(suiteName: "group.x")!)
       }
       extension DefaultsKeys {
         static let launchAtLogin = DefaultsKey<Bool>("launchAtLogin", defaultValue: false)
         var nickname: DefaultsKey<String?> { .init("nickname") }
       }
+      struct Sorter { enum By: String { case lastCopiedAt, firstCopiedAt } }
+      struct Item { var lastCopiedAt: Date = Date.now }
       """,
       "Stored.swift": """
       import Foundation
@@ -274,7 +310,12 @@ import Testing
       """,
     ])
     #expect(
-      schema.keys.map(\.name) == ["quality", "folder", "mode", "launchAtLogin", "nickname", "showBadge", "retries"])
+      schema.keys.map(\.name) == [
+        "quality", "folder", "sortBy", "mode", "launchAtLogin", "nickname", "showBadge", "retries",
+      ])
+    // A case of the key's own enum, though another type has a property of that name.
+    #expect(try key(schema, "sortBy").defaultValue == .string("lastCopiedAt"))
+    #expect(try key(schema, "sortBy").values == ["lastCopiedAt", "firstCopiedAt"])
     #expect(try key(schema, "quality").defaultValue == .real(0.8))
     #expect(try key(schema, "folder").defaultValue == nil)
     #expect(try key(schema, "mode").suite == "group.x")
