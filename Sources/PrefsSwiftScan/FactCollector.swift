@@ -57,31 +57,20 @@ final class FactCollector: SyntaxVisitor {
     extendsDefaults.removeLast()
   }
 
-  override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-    noteType(node.name.text, node.attributes, node.inheritanceClause, node.memberBlock, isEnum: false, node)
+  /// A type's facts noted, and its name entered as the scope of what it declares.
+  private func enterType(_ node: some DeclGroupSyntax & NamedDeclSyntax, isEnum: Bool) -> SyntaxVisitorContinueKind {
+    noteType(node.name.text, node.attributes, node.inheritanceClause, node.memberBlock, isEnum: isEnum, node)
     enter(node.name.text)
     return .visitChildren
   }
+
+  override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { enterType(node, isEnum: false) }
   override func visitPost(_ node: StructDeclSyntax) { leave() }
-
-  override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-    noteType(node.name.text, node.attributes, node.inheritanceClause, node.memberBlock, isEnum: false, node)
-    enter(node.name.text)
-    return .visitChildren
-  }
+  override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { enterType(node, isEnum: false) }
   override func visitPost(_ node: ClassDeclSyntax) { leave() }
-
-  override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-    enter(node.name.text)
-    return .visitChildren
-  }
+  override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { enterType(node, isEnum: false) }
   override func visitPost(_ node: ActorDeclSyntax) { leave() }
-
-  override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-    noteType(node.name.text, node.attributes, node.inheritanceClause, node.memberBlock, isEnum: true, node)
-    enter(node.name.text)
-    return .visitChildren
-  }
+  override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { enterType(node, isEnum: true) }
   override func visitPost(_ node: EnumDeclSyntax) { leave() }
 
   override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {

@@ -18,7 +18,8 @@ enum SchemaScan {
     value(forKey:), the typed getters (bool, integer, double, float, string, array, \
     dictionary, data, url, stringArray) and their implicit fallbacks, @AppStorage \
     and @SceneStorage (a RawRepresentable enum as its raw values), \
-    register(defaults:), keys held in constants, static members, enums and \
+    register(defaults:), functions that read the key they are passed \
+    (AppDefaults.bool(for: Key.x)), keys held in constants, static members, enums and \
     extensions, Defaults.Key<T>(\"k\", default: d) and DefaultsKey<T>(\"k\", \
     defaultValue: d), and property wrappers of the app's own over UserDefaults. \
     Data written through JSONEncoder or PropertyListEncoder gets its encoding and \
