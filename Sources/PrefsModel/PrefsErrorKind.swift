@@ -140,6 +140,8 @@ extension PrefsError {
     case domain(location: String)
     /// A snapshot called `id`.
     case snapshot(id: String)
+    /// A schema for `domain` in a folder of schemas.
+    case schema(domain: String)
   }
 
   /// The system call that failed, for ``Kind/io(_:errno:)``.
@@ -266,6 +268,7 @@ extension PrefsError.Kind {
     case .notFound(.folder): return "no such folder"
     case .notFound(.domain(let location)): return "no such domain (there is no \(location))"
     case .notFound(.snapshot(let id)): return "no snapshot called '\(id)'"
+    case .notFound(.schema(let domain)): return "no schema whose payload type is '\(domain)'"
     case .isDirectory: return "is a directory"
     case .io(let operation, let code):
       let reason = operation.lowercasesReason ? systemErrorText(code).lowercased() : systemErrorText(code)

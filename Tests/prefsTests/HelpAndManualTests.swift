@@ -190,6 +190,21 @@ import Testing
     "prefs lint com.example.app --schema user-settings": ([:], ["com.example.app": "isAccountPrivate: \"false\"\n"]),
     "prefs lint settings.yaml": (["settings.yaml": "username: ada\nringtone: Chimes\nsound: off\n"], [:]),
     "prefs convert Samples/Items.plist --expand-data": ([:], [:]),
+    "prefs lint dock.plist --schema-dir device-management/mdm/profiles": (
+      [
+        "dock.plist":
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" "
+          + "\"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n<dict>\n"
+          + "\t<key>autohide</key>\n\t<string>true</string>\n\t<key>orientation</key>\n\t<string>left</string>\n"
+          + "\t<key>tilesize</key>\n\t<integer>200</integer>\n</dict>\n</plist>\n",
+        // A schema in the device-management format, with the two keys the example shows.
+        "device-management/mdm/profiles/com.apple.dock.yaml":
+          "payload: {payloadtype: com.apple.dock}\npayloadkeys:\n"
+          + "- {key: tilesize, type: <integer>, range: {min: 16, max: 128}}\n"
+          + "- {key: autohide, type: <boolean>, default: false}\n"
+          + "- {key: orientation, type: <string>, rangelist: [bottom, left, right]}\n",
+      ], [:]
+    ),
     "prefs apply settings.yaml --dry-run": (
       [
         "settings.yaml":
@@ -233,7 +248,11 @@ import Testing
         TestSupport.prefsBinary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
       try FileManager.default.createDirectory(
         at: home.url.appendingPathComponent(".config"), withIntermediateDirectories: true)
-      for (name, text) in fixture.files { try home.write(name, text) }
+      for (name, text) in fixture.files {
+        try FileManager.default.createDirectory(
+          at: home.url.appendingPathComponent(name).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try home.write(name, text)
+      }
       if fixture.files["before.yaml"] != nil {
         _ = try TestSupport.run(
           TestSupport.prefsBinary, ["convert", home.path("before.yaml"), "-o", home.path("before.plist")])

@@ -165,4 +165,57 @@ import Testing
     #expect(unknown.status == 64)
     #expect(unknown.stderr.hasPrefix("prefs: error: unknown schema 'users'\n"))
   }
+
+  static let profiles = "device-management/mdm/profiles"
+
+  /// `prefs lint dock.plist --schema-dir ../shared/corpus/device-management/mdm/profiles`,
+  /// run as written: from a folder beside a link to the corpus's `shared` folder.
+  @Test(.enabled(if: TestSupport.hasCorpus(profiles), "the device-management corpus is absent"))
+  func aSchemaFolderChecksTheDockByItsPublishedSchema() throws {
+    let folder = try TestFolder()
+    let work = folder.url.appendingPathComponent("work")
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      at: folder.url.appendingPathComponent("shared"),
+      withDestinationURL: TestSupport.packageRoot.deletingLastPathComponent().appendingPathComponent("shared"))
+    try folder.write(
+      "work/dock.plist",
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+      <dict>
+      \t<key>autohide</key>
+      \t<string>true</string>
+      \t<key>orientation</key>
+      \t<string>left</string>
+      \t<key>tilesize</key>
+      \t<integer>200</integer>
+      </dict>
+      </plist>
+
+      """)
+    let result = try TestSupport.prefs(
+      ["lint", "dock.plist", "--schema-dir", "../shared/corpus/device-management/mdm/profiles"], in: work)
+    #expect(result.status == 1)
+    #expect(
+      result.stdout == """
+        prefs: error: dock.plist:9:2: tilesize: 200 is out of 16...128
+        prefs: error: dock.plist:5:2: autohide: stored as string "true"; the app reads false (fallback)
+
+        """)
+    #expect(result.stderr == "")
+    // A domain the folder has no schema for is said, and only its syntax checked.
+    let other = try folder.write("work/com.example.none.plist", "<plist><dict/></plist>")
+    let unknown = try TestSupport.prefs(
+      ["lint", other, "--schema-dir", "../shared/corpus/device-management/mdm/profiles"], in: work)
+    #expect(unknown.status == 0)
+    #expect(
+      unknown.stdout
+        == "prefs: warning: \(other): ../shared/corpus/device-management/mdm/profiles holds no schema whose payload "
+        + "type is 'com.example.none'; the values are not checked\n")
+    let both = try TestSupport.prefs(["lint", other, "--schema-dir", "x", "--schema", "user-settings"])
+    #expect(both.status == 64)
+    #expect(both.stderr.hasPrefix("prefs: error: --schema and --schema-dir cannot be used together\n"))
+  }
 }

@@ -117,4 +117,42 @@ import Testing
     #expect(result.status == 64)
     #expect(result.stderr.hasPrefix("prefs: error: --effective needs --schema"))
   }
+
+  /// A device-management schema in a folder: import coerces by its types and range
+  /// lists and refuses what is out of range; export fills its defaults.
+  @Test func aSchemaFolderServesImportAndExport() throws {
+    let store = try Store()
+    let folder = try TestFolder()
+    try folder.write(
+      "widget.yaml",
+      """
+      payload: {payloadtype: com.example.app}
+      payloadkeys:
+      - {key: size, type: <integer>, range: {min: 16, max: 128}, default: 64}
+      - {key: side, type: <string>, rangelist: [bottom, left, right], default: bottom}
+      - {key: hidden, type: <boolean>, default: false}
+
+      """)
+    let imported = try store.prefs(
+      ["import", "com.example.app", "--schema-dir", folder.url.path], input: "size: \"32\"\nside: Left\n")
+    #expect(imported.status == 0, "\(imported.stderr)")
+    #expect(
+      imported.stderr == """
+        prefs: warning: <stdin>:1:1: size: coerced string "32" to integer 32 (integer text)
+        prefs: warning: <stdin>:2:1: side: coerced string "Left" to string "left" (allowed value)
+
+        """)
+    #expect(try store.exported() == #"{"side":"left","size":32}"# + "\n")
+    let refused = try store.prefs(["import", "com.example.app", "--schema-dir", folder.url.path], input: "size: 200\n")
+    #expect(refused.status == 65)
+    #expect(refused.stderr.contains("size: 200 is out of 16...128"))
+    #expect(try store.exported() == #"{"side":"left","size":32}"# + "\n")
+    let effective = try store.prefs(
+      ["export", "com.example.app", "--schema-dir", folder.url.path, "--effective", "--format", "json", "--compact"])
+    #expect(effective.stdout == #"{"hidden":false,"side":"left","size":32}"# + "\n")
+    let none = try store.prefs(["export", "com.example.other", "--schema-dir", folder.url.path, "--effective"])
+    #expect(none.status == 66)
+    #expect(
+      none.stderr.hasPrefix("prefs: error: \(folder.url.path): no schema whose payload type is 'com.example.other'\n"))
+  }
 }

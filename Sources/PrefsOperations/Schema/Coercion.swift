@@ -23,6 +23,9 @@ public enum CoercionRule: String, Sendable, CaseIterable {
   case wholeReal = "whole real"
   /// A string holding an ISO 8601 date to that date (`"2023-11-14T22:13:20Z"`).
   case isoDate = "ISO 8601 text"
+  /// A string that is one of the values a schema allows but for letter case, to that
+  /// value (`"Left"` to `"left"` for a range list of `bottom`, `left`, `right`).
+  case allowedValue = "allowed value"
 }
 
 /// One value changed by ``Schema/coerce(_:at:)``.
@@ -56,22 +59,25 @@ extension Schema {
     return (result, coercions, check(result, at: path))
   }
 
-  private func coerceInPlace(_ contents: inout PrefDictionary, at path: PrefKeyPath, into coercions: inout [Coercion]) {
+  fileprivate func coerceInPlace(
+    _ contents: inout PrefDictionary, at path: PrefKeyPath, into coercions: inout [Coercion]
+  ) {
     for key in keys {
       guard let stored = contents[key.name] else { continue }
       let keyPath = path.appending(key: key.name)
-      if stored.kind != key.type.kind, let (value, rule) = Self.coerced(stored, to: key.type) {
-        contents[key.name] = value
-        coercions.append(Coercion(path: keyPath, from: stored, to: value, rule: rule))
-      }
-      if let nested = key.keys, case .dictionary(var inner)? = contents[key.name] {
-        nested.coerceInPlace(&inner, at: keyPath, into: &coercions)
-        contents[key.name] = .dictionary(inner)
+      contents[key.name] = key.coerced(stored, at: keyPath, into: &coercions)
+    }
+    if let otherKey {
+      for (name, stored) in contents where self.key(name) == nil {
+        contents[name] = otherKey.coerced(stored, at: path.appending(key: name), into: &coercions)
       }
     }
   }
 
   /// `value` as `type` by one of the rules, or nil when no rule applies.
+  ///
+  /// A string that is one of `values` but for case, and a string or number whose
+  /// value is one of `values` once coerced, become that value (``CoercionRule/allowedValue``).
   public static func coerced(_ value: PrefValue, to type: ValueText.TypeName) -> (PrefValue, CoercionRule)? {
     switch (type, value) {
     // Strings are read by the command line's own rules (one table of boolean words).
@@ -95,6 +101,35 @@ extension Schema {
       return (try? ValueText.parse(s, as: .date)).map { ($0, .isoDate) }
     default:
       return nil
+    }
+  }
+}
+
+extension SchemaKey {
+  /// `stored` coerced to this key's type by the rules of ``CoercionRule``, then to one
+  /// of its allowed values (``CoercionRule/allowedValue``); a dictionary's keys and an
+  /// array's items are coerced by their own schemas. Each change is added to `coercions`.
+  func coerced(_ stored: PrefValue, at path: PrefKeyPath, into coercions: inout [Coercion]) -> PrefValue {
+    if allowsAnyType { return stored }
+    var value = stored
+    if value.kind != type.kind, let (typed, rule) = Schema.coerced(value, to: type) {
+      coercions.append(Coercion(path: path, from: value, to: typed, rule: rule))
+      value = typed
+    }
+    if let values, !values.contains(value), case .string(let text) = value,
+      let match = values.first(where: { $0.stringValue?.lowercased() == text.lowercased() })
+    {
+      coercions.append(Coercion(path: path, from: value, to: match, rule: .allowedValue))
+      value = match
+    }
+    switch value {
+    case .dictionary(var inner) where keys != nil:
+      keys?.coerceInPlace(&inner, at: path, into: &coercions)
+      return .dictionary(inner)
+    case .array(let elements) where items != nil:
+      return .array(elements.enumerated().map { items!.coerced($1, at: path.appending(index: $0), into: &coercions) })
+    default:
+      return value
     }
   }
 }

@@ -118,13 +118,25 @@ public enum Lint {
             message: "a domain is a dictionary, but this holds \(value.kind.article) \(value.kind.rawValue)"))
         return findings
       }
-      findings += schema.check(contents).map {
+      findings += schema.check(contents).map { finding in
         LintFinding(
-          $0.isError ? .error : .warning, file: file, position: document?.position(of: $0.path), keyPath: $0.path,
-          message: $0.message)
+          finding.isError ? .error : .warning, file: file,
+          position: document.flatMap { nearestPosition(of: finding.path, in: $0) }, keyPath: finding.path,
+          message: finding.message)
       }
     }
     return findings
+  }
+
+  /// Where `path` stands in `document`, or where the nearest dictionary or array
+  /// holding it does (a missing key is reported at its parent).
+  static func nearestPosition(of path: PrefKeyPath, in document: TextDocument) -> SourcePosition? {
+    var components = path.components
+    while true {
+      if let position = document.position(of: PrefKeyPath(components)) { return position }
+      guard !components.isEmpty else { return nil }
+      components.removeLast()
+    }
   }
 
   /// The key path of the first uid in `value`, depth first.

@@ -7,7 +7,10 @@ import PrefsText
 /// The keys an app reads from a domain, each with the type it casts to and the
 /// fallback it uses.
 ///
-/// A schema is a YAML or JSON document (read through the format table):
+/// A schema is read from prefs' own format (below), from Apple's device-management
+/// YAML (``init(deviceManagement:)``) or from a ProfileManifests manifest
+/// (``init(profileManifest:)``); ``read(_:path:)`` tells them apart. Prefs' own format
+/// is a YAML or JSON document (read through the format table):
 ///
 /// ```yaml
 /// description: The tutorial's user settings.
@@ -23,7 +26,10 @@ import PrefsText
 ///   window:
 ///     type: dict
 ///     keys:                 # optional: the keys of a nested dictionary
-///       width: {type: integer, default: 800}
+///       width: {type: integer, default: 800, min: 100, max: 4000, required: true}
+///   recent:
+///     type: array
+///     items: {type: string}  # optional: what each item of an array is
 /// ```
 public struct Schema: Sendable, Equatable {
   /// What the schema describes, if it says.
@@ -37,9 +43,30 @@ public struct Schema: Sendable, Equatable {
   /// The keys the code reads with two types or two fallbacks.
   public var conflicts: [ReadConflict] = []
 
-  public init(description: String? = nil, keys: [SchemaKey]) {
+  // MARK: From published schemas (device-management, ProfileManifests)
+
+  /// The domain the schema describes, when it names one: a device-management
+  /// payload type, a manifest's `pfm_domain`.
+  public var domain: String?
+  /// Whether the keys the schema does not list are allowed: a schema whose
+  /// dictionary is open to keys of any name (device-management's `ANY`).
+  public var allowsOtherKeys = false
+  /// What each key the schema does not list holds, when it says (`ANY` with a type).
+  public var otherKey: SchemaKey? {
+    get { otherKeyStorage.first }
+    set { otherKeyStorage = newValue.map { [$0] } ?? [] }
+  }
+  private var otherKeyStorage: [SchemaKey] = []
+
+  public init(
+    description: String? = nil, keys: [SchemaKey], domain: String? = nil, allowsOtherKeys: Bool = false,
+    otherKey: SchemaKey? = nil
+  ) {
     self.description = description
     self.keys = keys
+    self.domain = domain
+    self.allowsOtherKeys = allowsOtherKeys || otherKey != nil
+    self.otherKey = otherKey
   }
 
   /// The key called `name`, if the schema lists it.
@@ -74,9 +101,25 @@ public struct SchemaKey: Sendable, Equatable {
   /// What the app uses instead when the data does not decode (`[]`), if the code says.
   public var decodeFallback: PrefValue?
 
+  // MARK: From published schemas (device-management, ProfileManifests)
+
+  /// The bounds of a number (`range` min/max, `pfm_range_min`/`max`), if any.
+  public var range: SchemaRange?
+  /// Whether the key must be present (`presence: required`, `pfm_require: always`).
+  public var isRequired = false
+  /// Whether any type is allowed (`<any>`): ``type`` is then not checked.
+  public var allowsAnyType = false
+  /// What each item of an array is (`type: array` only), when the schema says.
+  public var items: SchemaKey? {
+    get { itemStorage.first }
+    set { itemStorage = newValue.map { [$0] } ?? [] }
+  }
+  private var itemStorage: [SchemaKey] = []
+
   public init(
     name: String, type: ValueText.TypeName, defaultValue: PrefValue? = nil, values: [PrefValue]? = nil,
-    description: String? = nil, keys: Schema? = nil
+    description: String? = nil, keys: Schema? = nil, range: SchemaRange? = nil, isRequired: Bool = false,
+    allowsAnyType: Bool = false, items: SchemaKey? = nil
   ) {
     self.name = name
     self.type = type
@@ -84,23 +127,37 @@ public struct SchemaKey: Sendable, Equatable {
     self.values = values
     self.description = description
     self.keys = keys
+    self.range = range
+    self.isRequired = isRequired
+    self.allowsAnyType = allowsAnyType
+    self.items = items
   }
 }
 
 // MARK: - Reading
 
 extension Schema {
-  /// Reads a schema document (YAML or JSON, or any format of the table).
+  /// Reads a schema document in any format of the table (YAML, JSON, a plist), in
+  /// any of the schema formats of ``SchemaFormat``, told apart by their fields.
   public static func read(_ data: Data, path: String? = nil) throws -> Schema {
     do {
       let (value, _) = try Format.read(data, path: path)
-      return try Schema(value)
+      return try Schema(document: value)
     } catch let error as PrefsError {
       throw path.map { error.inFile($0) } ?? error
     }
   }
 
-  /// A schema from its document's value.
+  /// A schema from a document's value in any of the schema formats.
+  public init(document value: PrefValue) throws {
+    switch SchemaFormat.of(value) {
+    case .prefs: try self.init(value)
+    case .deviceManagement: try self.init(deviceManagement: value)
+    case .profileManifest: try self.init(profileManifest: value)
+    }
+  }
+
+  /// A schema from its document's value, in prefs' own format.
   public init(_ value: PrefValue) throws {
     try self.init(value, at: PrefKeyPath())
   }
@@ -143,7 +200,9 @@ extension SchemaKey {
       throw Schema.invalid(path, "each key needs a dictionary with at least 'type'")
     }
     try Schema.allowOnly(
-      Set(["type", "default", "values", "description", "keys"] + Self.scanFieldNames), in: dict, at: path)
+      Set(
+        ["type", "default", "values", "description", "keys", "min", "max", "required", "items"] + Self.scanFieldNames),
+      in: dict, at: path)
     let typeNames = ValueText.TypeName.allCases.map(\.rawValue).joined(separator: ", ")
     guard case .string(let typeText)? = dict["type"] else {
       throw Schema.invalid(path, "needs a 'type'", hints: ["types: \(typeNames)"])
@@ -155,23 +214,43 @@ extension SchemaKey {
     self.type = type
     self.description = try Schema.string(dict["description"], at: path.appending(key: "description"))
     self.defaultValue = try dict["default"].map { try Self.fitting($0, type, at: path.appending(key: "default")) }
-    if let values = dict["values"] {
-      guard case .array(let items) = values, !items.isEmpty else {
-        throw Schema.invalid(path.appending(key: "values"), "must be a list of the values allowed")
-      }
-      self.values = try items.enumerated().map { index, item in
-        try Self.fitting(item, type, at: path.appending(key: "values").appending(index: index))
-      }
-    } else {
-      self.values = nil
-    }
+    self.values = try dict["values"].map { try Self.allowed($0, type, at: path.appending(key: "values")) }
     if let nested = dict["keys"] {
       guard type == .dict else { throw Schema.invalid(path.appending(key: "keys"), "only a dict has keys") }
       self.keys = try Schema(.dictionary(["keys": nested]))
     } else {
       self.keys = nil
     }
+    self.range = try SchemaRange(min: dict["min"], max: dict["max"], for: type, at: path)
+    if let required = dict["required"] {
+      guard case .bool(let flag) = required else {
+        throw Schema.invalid(path.appending(key: "required"), "must be true or false")
+      }
+      self.isRequired = flag
+    }
+    if let item = dict["items"] {
+      guard type == .array else { throw Schema.invalid(path.appending(key: "items"), "only an array has items") }
+      self.items = try SchemaKey(name: "items", item, at: path.appending(key: "items"))
+    }
     try readScanFields(dict, at: path)
+  }
+
+  /// The list of values allowed (`values`, `rangelist`, `pfm_range_list`), each of `type`.
+  static func allowed(_ list: PrefValue, _ type: ValueText.TypeName, at path: PrefKeyPath) throws -> [PrefValue] {
+    guard case .array(let items) = list, !items.isEmpty else {
+      throw Schema.invalid(path, "must be a list of the values allowed")
+    }
+    return try items.enumerated().map { try fitting($1, type, at: path.appending(index: $0)) }
+  }
+
+  /// Gives the key the `subkeys` a published schema lists: a dictionary's keys, or
+  /// an array's items (the one key listed).
+  mutating func nest(_ subkeys: Schema, at path: PrefKeyPath) throws {
+    switch type {
+    case .dict: keys = subkeys
+    case .array: items = subkeys.keys.first ?? subkeys.otherKey
+    default: throw Schema.invalid(path, "only a dictionary or an array has subkeys")
+    }
   }
 
   /// `value` as a value of `type`: its own kind, or an integer given for a real.

@@ -21,6 +21,10 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
     case undecodable(DecodeFailure, key: SchemaKey)
     /// The app's code reads this key two ways (a scan's finding).
     case conflictingReads(ReadConflict)
+    /// The number is outside the schema's range.
+    case outOfRange(PrefValue, range: SchemaRange)
+    /// The schema requires the key, and it is missing.
+    case missingRequired
   }
 
   public var path: PrefKeyPath
@@ -66,6 +70,14 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
       return failure.message(for: key)
     case .conflictingReads(let conflict):
       return "the app's code " + conflict.message
+    case .outOfRange(let value, let range):
+      switch (range.min, range.max) {
+      case (let low?, nil): return "\(value.literal) is below the minimum \(low.literal)"
+      case (nil, let high?): return "\(value.literal) is above the maximum \(high.literal)"
+      default: return "\(value.literal) is out of \(range)"
+      }
+    case .missingRequired:
+      return "missing; the schema requires it"
     }
   }
 
@@ -78,14 +90,21 @@ extension Schema {
     var findings: [SchemaFinding] = []
     for key in keys {
       let keyPath = path.appending(key: key.name)
-      guard let stored = contents[key.name] else { continue }
+      guard let stored = contents[key.name] else {
+        if key.isRequired { findings.append(SchemaFinding(path: keyPath, problem: .missingRequired)) }
+        continue
+      }
       findings += key.check(stored, at: keyPath)
     }
-    for name in contents.keys where self.key(name) == nil && !dynamicKeys.contains(where: { $0.matches(name) }) {
-      findings.append(
-        SchemaFinding(
-          path: path.appending(key: name),
-          problem: .unknownKey(suggestion: Suggestions.closest(to: name, among: keys.map(\.name)))))
+    for (name, stored) in contents where self.key(name) == nil && !dynamicKeys.contains(where: { $0.matches(name) }) {
+      let keyPath = path.appending(key: name)
+      if let otherKey {
+        findings += otherKey.check(stored, at: keyPath)
+      } else if !allowsOtherKeys {
+        findings.append(
+          SchemaFinding(
+            path: keyPath, problem: .unknownKey(suggestion: Suggestions.closest(to: name, among: keys.map(\.name)))))
+      }
     }
     for conflict in conflicts where contents[conflict.key] != nil {
       findings.append(SchemaFinding(path: path.appending(key: conflict.key), problem: .conflictingReads(conflict)))
@@ -97,11 +116,15 @@ extension Schema {
 extension SchemaKey {
   /// What the app reads for `stored` on `platform`: the cast value, else the fallback.
   public func appReads(_ stored: PrefValue?, on platform: Platform) -> PrefValue? {
-    TypedRead.read(stored, as: type, on: platform) ?? defaultValue
+    if allowsAnyType { return stored ?? defaultValue }
+    return TypedRead.read(stored, as: type, on: platform) ?? defaultValue
   }
 
-  /// The findings for the value stored under this key.
+  /// The findings for the value stored under this key: its type first (a value the
+  /// app discards is not checked further), then its allowed values, its range, and
+  /// what a dictionary or an array holds.
   func check(_ stored: PrefValue, at path: PrefKeyPath) -> [SchemaFinding] {
+    if allowsAnyType { return [] }
     if Platform.allCases.contains(where: { TypedRead.read(stored, as: type, on: $0) == nil }) {
       return [
         SchemaFinding(
@@ -112,11 +135,17 @@ extension SchemaKey {
     if let values, !values.contains(stored) {
       return [SchemaFinding(path: path, problem: .notAllowed(stored, allowed: values))]
     }
+    if let range, !range.contains(stored) {
+      return [SchemaFinding(path: path, problem: .outOfRange(stored, range: range))]
+    }
     if let keys, case .dictionary(let nested) = stored {
       return keys.check(nested, at: path)
     }
     if case .data(let bytes) = stored, let failure = decodeFailure(of: bytes) {
       return [SchemaFinding(path: path, problem: .undecodable(failure, key: self))]
+    }
+    if let items, case .array(let elements) = stored {
+      return elements.enumerated().flatMap { items.check($1, at: path.appending(index: $0)) }
     }
     return []
   }

@@ -5,9 +5,10 @@ import PrefsStore
 import PrefsText
 
 extension Schema {
-  /// The schema as its document: the value ``init(_:)`` reads back to this schema.
-  /// Fields are written in the order the document format lists them, and only when
-  /// they say something.
+  /// The schema as its document in prefs' own format: the value ``init(_:)`` reads
+  /// back to this schema. Fields are written in the order the document format lists
+  /// them, and only when they say something. What only a published format says (a
+  /// payload's domain, keys of any name, any type) has no field in it and is left out.
   public var document: PrefValue {
     var dict = PrefDictionary()
     if let description { dict["description"] = .string(description) }
@@ -55,6 +56,10 @@ extension SchemaKey {
     if let values { dict["values"] = .array(values) }
     if let description { dict["description"] = .string(description) }
     if let keys { dict["keys"] = keys.document.dictionaryValue?["keys"] }
+    if let min = range?.min { dict["min"] = min }
+    if let max = range?.max { dict["max"] = max }
+    if isRequired { dict["required"] = .bool(true) }
+    if let items { dict["items"] = items.document }
     if let suite { dict["suite"] = .string(suite) }
     if let encoding { dict["encoding"] = .string(encoding.rawValue) }
     if let content { dict["content"] = content.document }

@@ -132,7 +132,13 @@ extension ParsedArguments {
 extension Options {
   static let schema = OptionSpec(
     "schema", long: ["schema"], arity: .one, kind: .schema,
-    help: "A schema file (YAML or JSON) or a built-in schema (\(Schema.builtInNames.joined(separator: ", "))).")
+    help:
+      "A schema file (prefs' own YAML or JSON, Apple's device-management YAML, a ProfileManifests manifest) "
+      + "or a built-in schema (\(Schema.builtInNames.joined(separator: ", "))).")
+  static let schemaDir = OptionSpec(
+    "schema-dir", long: ["schema-dir"], arity: .one, kind: .directory,
+    help: "A folder of device-management or ProfileManifests schemas: the one whose payload type is the domain is used."
+  )
   static let strict = OptionSpec(
     "strict", long: ["strict"],
     help: "With --schema: refuse (exit 65) any value of the wrong type instead of coercing it.")
@@ -146,6 +152,32 @@ extension Options {
 }
 
 extension ParsedArguments {
+  /// Whether a schema is asked for, by `--schema` or `--schema-dir`.
+  var asksForSchema: Bool { value(Options.schema) != nil || value(Options.schemaDir) != nil }
+
+  /// `--schema-dir`: the folder of schemas; refused beside `--schema`.
+  func schemaDirectory() throws -> SchemaDirectory? {
+    guard let folder = value(Options.schemaDir) else { return nil }
+    if value(Options.schema) != nil {
+      throw PrefsError(
+        .usage("--schema and --schema-dir cannot be used together"),
+        hints: ["--schema names one schema; --schema-dir finds each domain's own"])
+    }
+    return SchemaDirectory(path: folder)
+  }
+
+  /// The schema for `domain` (a name, or a file whose name gives it): `--schema`,
+  /// else the schema `--schema-dir` holds for it, else nil.
+  func schema(for domain: String) throws -> Schema? {
+    guard let directory = try schemaDirectory() else { return try schema() }
+    let isFile = DomainName.isPath(domain)
+    guard let schema = try isFile ? directory.schema(forFile: domain) : directory.schema(for: domain) else {
+      let name = isFile ? SchemaDirectory.domainName(ofFile: domain) : domain
+      throw PrefsError(.notFound(.schema(domain: name)), file: directory.path)
+    }
+    return schema
+  }
+
   /// `--schema`: a built-in name, else a file (YAML, JSON or any format of the table).
   func schema() throws -> Schema? {
     guard let argument = value(Options.schema) else { return nil }

@@ -15,7 +15,8 @@ enum Export {
     discussion: """
       Keys are sorted by code point, so the same settings always give the same \
       bytes: good for version control. A DOMAIN that contains '/' or ends in a \
-      format's extension is a file. With --schema, what the app would discard is \
+      format's extension is a file. With --schema (or --schema-dir, whose schema for \
+      the domain is used), what the app would discard is \
       reported on standard error; with --effective as well, the output holds the \
       values as the app reads them, fallbacks filled in (a missing domain reads \
       as empty, as it does for the app). With --update, an existing -o file (or each \
@@ -32,7 +33,7 @@ enum Export {
     ],
     options: [
       Options.output, Options.to, all, update, Options.exclude, Options.plain, Options.compact, Options.expandData,
-      Options.schema,
+      Options.schema, Options.schemaDir,
       Options.effective, Options.allowDuplicateKeys, Options.defaultsDir,
     ],
     examples: [
@@ -54,12 +55,14 @@ enum Export {
       format: format, options: options, excluding: arguments.excludes(), updating: arguments.has(update),
       askedFormat: try arguments.outputFormat())
 
-    let schema = try arguments.schema()
-    if arguments.has(Options.effective), schema == nil {
-      throw ArgumentParser.usageError("--effective needs --schema, which says what the app reads", spec)
+    _ = try arguments.schemaDirectory()
+    let wantsSchema = arguments.asksForSchema
+    if arguments.has(Options.effective), !wantsSchema {
+      throw ArgumentParser.usageError(
+        "--effective needs --schema or --schema-dir, which say what the app reads", spec)
     }
     if arguments.has(all) {
-      guard schema == nil else {
+      guard !wantsSchema else {
         throw ArgumentParser.usageError("--schema describes one app's domain; give one DOMAIN instead of --all", spec)
       }
       guard arguments.positionals.isEmpty else {
@@ -106,11 +109,12 @@ enum Export {
       throw error
     }
     if arguments.positionals.count > 1 {
-      guard schema == nil else {
+      guard !wantsSchema else {
         throw ArgumentParser.usageError("--schema describes one app's domain; give one DOMAIN", spec)
       }
       return try exportSettings(arguments, format: format, store: store, options: options, console: console)
     }
+    let schema = try arguments.schema(for: argument)
     let (found, name) = try Documents.readDomain(argument, arguments: arguments, console: console)
     let effective = arguments.has(Options.effective)
     guard var contents = found ?? (effective ? PrefDictionary() : nil) else {

@@ -20,7 +20,9 @@ enum Import {
       and renamed into place under a lock; one that does not parse is left alone \
       unless --force. With --schema, a value of the wrong type is coerced by the \
       documented rules (each coercion is reported on standard error) and nothing \
-      is imported when a value would still be discarded by the app; --strict \
+      is imported when a value would still be discarded by the app, lies outside \
+      the schema's values or range, or a required key is missing; --schema-dir uses \
+      the schema in DIR whose payload type is the domain; --strict \
       refuses every value of the wrong type instead (exit 65). A key whose value \
       changes type (8080 to "8080") is reported on standard error. --dry-run exits \
       1 when the import would change something, 0 when not, as diff does; with \
@@ -31,7 +33,8 @@ enum Import {
       ArgumentSpec(name: "IN", help: "The input file (default: - for standard input).", optional: true),
     ],
     options: [
-      merge, dryRun, all, Options.exclude, Options.schema, Options.strict, Options.force, Options.from,
+      merge, dryRun, all, Options.exclude, Options.schema, Options.schemaDir, Options.strict, Options.force,
+      Options.from,
       Options.dropNulls, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir, Options.quiet,
     ],
     examples: [
@@ -82,7 +85,7 @@ enum Import {
       // Without IN, a bare `prefs import d` would otherwise just wait.
       console.err("prefs: reading the domain from standard input; end it with Ctrl-D")
     }
-    let schema = try arguments.schema()
+    let schema = try arguments.schema(for: domain.name)
     let (value, _, document) = try Documents.read(
       file, arguments: arguments, console: console, mapped: schema != nil)
     guard case .dictionary(let input) = value else {

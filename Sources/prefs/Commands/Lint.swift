@@ -10,8 +10,11 @@ enum LintCommand {
       with their line and column; every plain YAML scalar that YAML 1.1 and 1.2 \
       read differently (yes, off, 0755, 1:20) as a warning; and with --schema each \
       key whose stored type makes the app read its fallback, naming the platform \
-      where Linux and macOS read differently, each value outside the schema's values, and \
-      unknown keys as warnings. A null is an error (a warning with --drop-nulls) and \
+      where Linux and macOS read differently, each value outside the schema's values, \
+      each number outside its range, each required key that is missing, and \
+      unknown keys as warnings. With --schema-dir, each input is checked against the \
+      schema in DIR whose payload type is its domain (a domain's name, or a file's name \
+      less its extension; dock.plist finds com.apple.dock). A null is an error (a warning with --drop-nulls) and \
       the rest of the file is still checked. Exits 1 when there is an error, 0 with warnings \
       alone; with several inputs every one is checked and the worst status wins.
       """,
@@ -19,17 +22,23 @@ enum LintCommand {
       ArgumentSpec(name: "FILE", help: "Files, domain names, or - for standard input.", variadic: true)
     ],
     options: [
-      Options.schema, Options.from, Options.dropNulls, Options.yamlVersion, Options.allowDuplicateKeys,
+      Options.schema, Options.schemaDir, Options.from, Options.dropNulls, Options.yamlVersion,
+      Options.allowDuplicateKeys,
       Options.defaultsDir,
     ],
     examples: [
       ("prefs lint settings.yaml", "Syntax and YAML 1.1/1.2 ambiguities."),
       ("prefs lint com.example.app --schema user-settings", "Values the tutorial's app would silently replace."),
       ("prefs lint a.yaml b.plist --schema app.schema.yaml", "Several inputs against a schema file."),
+      (
+        "prefs lint dock.plist --schema-dir device-management/mdm/profiles",
+        "The Dock's values against Apple's published schema."
+      ),
     ],
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    let directory = try arguments.schemaDirectory()
     let schema = try arguments.schema()
     let declared = try arguments.inputFormat()
     let options = try arguments.readOptions()
@@ -37,8 +46,22 @@ enum LintCommand {
     for argument in arguments.positionals {
       do {
         let (data, file, path) = try load(argument, arguments: arguments)
-        let findings = PrefsKit.Lint.check(
-          data, file: file, path: path, declared: declared, options: options, schema: schema)
+        var findings: [LintFinding] = []
+        var found = schema
+        if let directory {
+          let domain = namesFile(argument) ? SchemaDirectory.domainName(ofFile: argument) : argument
+          found = try namesFile(argument) ? directory.schema(forFile: argument) : directory.schema(for: domain)
+          if found == nil {
+            findings.append(
+              LintFinding(
+                .warning, file: file,
+                message:
+                  "\(directory.path) holds no schema whose payload type is '\(domain)'; the values are not checked"
+              ))
+          }
+        }
+        findings += PrefsKit.Lint.check(
+          data, file: file, path: path, declared: declared, options: options, schema: found)
         for finding in findings {
           try console.out("prefs: \(finding.severity.rawValue): \(finding)\n")
           for hint in finding.hints + (finding.kind.map(ErrorAdvice.hints) ?? []) { try console.out("hint: \(hint)\n") }

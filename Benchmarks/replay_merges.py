@@ -1,0 +1,184 @@
+"""Replays the merges of real repositories' histories through `git merge-file` and
+`prefs merge`, and compares both with what the project committed.
+
+    python3 Benchmarks/replay_merges.py PREFS GIT-DIR... [--per-repo N] [--keep DIR]
+
+For every merge commit with two parents whose merge base exists, each file of a
+kind below that both parents changed (and that differs between them) is a case:
+BASE, OURS (the first parent), THEIRS (the second) and the committed RESULT. Both
+tools merge THEIRS into OURS:
+
+- git: `git merge-file -p OURS BASE THEIRS`;
+- prefs: `PREFS merge OURS BASE THEIRS` as git's merge driver runs it (the file is
+  merged in place).
+
+A clean merge is compared with RESULT by its bytes and, through `PREFS diff`, by
+value. A committed result that differs from git's clean merge is an "evil" merge:
+the committer changed more than the merge did, so no tool can be expected to give
+it; those are counted apart. The merged files go to a temporary folder (or --keep),
+never into the project.
+"""
+
+import argparse
+import collections
+import os
+import subprocess
+import sys
+import tempfile
+
+KINDS = [
+    ("pbxproj", (".pbxproj",)),
+    ("plist", (".plist",)),
+    ("strings", (".strings",)),
+    ("yaml", (".yml", ".yaml")),
+    ("json", (".json",)),
+]
+
+
+def kind_of(path):
+    for kind, suffixes in KINDS:
+        if path.endswith(suffixes):
+            return kind
+    return None
+
+
+def git(git_dir, *args, data=False):
+    out = subprocess.run(["git", "--git-dir", git_dir, *args], capture_output=True, check=False)
+    if out.returncode != 0:
+        return None
+    return out.stdout if data else out.stdout.decode("utf-8", "replace")
+
+
+def changed_paths(git_dir, base, commit):
+    text = git(git_dir, "diff", "--no-renames", "--name-only", base, commit)
+    return set(text.split("\n")) - {""} if text is not None else set()
+
+
+def cases(git_dir, limit):
+    """(merge, base, ours, theirs, path) for each file both sides of a merge changed."""
+    log = git(git_dir, "log", "--all", "--merges", "--format=%H %P") or ""
+    found = 0
+    for line in log.splitlines():
+        fields = line.split()
+        if len(fields) != 3:
+            continue
+        merge, ours, theirs = fields
+        base = (git(git_dir, "merge-base", ours, theirs) or "").strip()
+        if not base or "\n" in base:
+            continue
+        both = changed_paths(git_dir, base, ours) & changed_paths(git_dir, base, theirs)
+        for path in sorted(p for p in both if kind_of(p)):
+            yield merge, base, ours, theirs, path
+            found += 1
+            if found >= limit:
+                return
+
+
+def blob(git_dir, commit, path):
+    return git(git_dir, "cat-file", "blob", f"{commit}:{path}", data=True)
+
+
+def replay(prefs, git_dir, case, folder):
+    """The outcome of both tools on one case, or None when the case does not apply."""
+    merge, base, ours, theirs, path = case
+    texts = [blob(git_dir, c, path) for c in (base, ours, theirs, merge)]
+    if any(t is None for t in texts) or texts[1] == texts[2]:
+        return None
+    name = os.path.basename(path)
+    files = {}
+    for role, text in zip(("base", "ours", "theirs", "result"), texts):
+        os.makedirs(os.path.join(folder, role), exist_ok=True)
+        files[role] = os.path.join(folder, role, name)
+        with open(files[role], "wb") as f:
+            f.write(text)
+    labels = ["-L", "ours", "-L", "base", "-L", "theirs"]
+    merged = subprocess.run(
+        ["git", "merge-file", "-p", *labels, files["ours"], files["base"], files["theirs"]],
+        capture_output=True, check=False)
+    git_clean = merged.returncode == 0
+    git_equal = git_clean and merged.stdout == texts[3]
+
+    current = os.path.join(folder, "current", name)
+    os.makedirs(os.path.dirname(current), exist_ok=True)
+    with open(current, "wb") as f:
+        f.write(texts[1])
+    run = subprocess.run(
+        [prefs, "merge", current, files["base"], files["theirs"], *labels],
+        capture_output=True, check=False, timeout=120)
+    if run.returncode == 0:
+        with open(current, "rb") as f:
+            result = f.read()
+        if result == texts[3]:
+            outcome = "exact"
+        else:
+            same = subprocess.run([prefs, "diff", current, files["result"]], capture_output=True, check=False)
+            outcome = "equal" if same.returncode == 0 else "wrong"
+    elif run.returncode == 1:
+        outcome = "conflict"
+    else:
+        outcome = "refused"
+    reason = run.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
+    return {
+        "kind": kind_of(path), "path": path, "merge": merge[:10], "git_clean": git_clean,
+        "git_equal": git_equal, "evil": git_clean and not git_equal, "prefs": outcome,
+        "reason": reason[0] if reason else "", "folder": folder,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("prefs")
+    parser.add_argument("git_dirs", nargs="+")
+    parser.add_argument("--per-repo", type=int, default=150)
+    parser.add_argument("--keep")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    prefs = os.path.abspath(args.prefs)
+    results = []
+    with tempfile.TemporaryDirectory() as scratch:
+        root = args.keep or scratch
+        for git_dir in args.git_dirs:
+            repo = os.path.basename(os.path.dirname(os.path.abspath(git_dir))) or git_dir
+            for number, case in enumerate(cases(git_dir, args.per_repo)):
+                outcome = replay(prefs, git_dir, case, os.path.join(root, repo, str(number)))
+                if outcome:
+                    outcome["repo"] = repo
+                    results.append(outcome)
+                    if args.verbose or outcome["prefs"] in ("wrong", "refused"):
+                        print(f"  {repo} {outcome['merge']} {outcome['path']}: prefs {outcome['prefs']}"
+                              f"{' (' + outcome['reason'] + ')' if outcome['reason'] else ''} in {outcome['folder']}",
+                              file=sys.stderr)
+    report(results)
+
+
+def report(results):
+    repos = sorted({r["repo"] for r in results})
+    print(f"{len(results)} merges from {len(repos)} repositories ({', '.join(repos)})")
+    columns = ["cases", "evil", "git clean=commit", "git conflict", "prefs exact", "prefs equal",
+               "prefs conflict", "prefs refused", "prefs wrong", "git right, prefs not", "prefs right, git conflict"]
+    print("| kind | " + " | ".join(columns) + " |")
+    print("|---" * (len(columns) + 1) + "|")
+    by_kind = collections.defaultdict(list)
+    for r in results:
+        by_kind[r["kind"]].append(r)
+    for kind in [k for k, _ in KINDS] + ["all"]:
+        rows = results if kind == "all" else by_kind.get(kind, [])
+        if not rows:
+            continue
+        fair = [r for r in rows if not r["evil"]]
+        right = lambda r: r["prefs"] in ("exact", "equal")
+        cells = [
+            len(rows), sum(r["evil"] for r in rows), sum(r["git_equal"] for r in rows),
+            sum(not r["git_clean"] for r in rows),
+            sum(r["prefs"] == "exact" for r in rows), sum(r["prefs"] == "equal" for r in rows),
+            sum(r["prefs"] == "conflict" for r in rows), sum(r["prefs"] == "refused" for r in rows),
+            sum(r["prefs"] == "wrong" for r in fair),
+            sum(r["git_equal"] and not right(r) for r in rows),
+            sum(not r["git_clean"] and right(r) for r in rows),
+        ]
+        print(f"| {kind} | " + " | ".join(str(c) for c in cells) + " |")
+    print("(prefs wrong counts merges that are not evil; 'prefs equal' is equal by value, not by bytes)")
+
+
+if __name__ == "__main__":
+    main()
