@@ -255,7 +255,21 @@ final class FactCollector: SyntaxVisitor {
   /// Whether the expression names `UserDefaults` itself (not merely `.standard` of
   /// something else).
   private static func mentionsDefaults(_ expression: ExprSyntax) -> Bool {
-    defaultsTypes.contains { expression.trimmedDescription.hasPrefix($0) }
+    // The leftmost name of the expression, found without rendering its text.
+    var current = expression
+    while true {
+      if let call = current.as(FunctionCallExprSyntax.self) {
+        current = call.calledExpression
+      } else if let member = current.as(MemberAccessExprSyntax.self), let base = member.base {
+        current = base
+      } else if let unwrapped = current.as(ForceUnwrapExprSyntax.self) {
+        current = unwrapped.expression
+      } else if let chained = current.as(OptionalChainingExprSyntax.self) {
+        current = chained.expression
+      } else {
+        return current.as(DeclReferenceExprSyntax.self).map { defaultsTypes.contains($0.baseName.text) } ?? false
+      }
+    }
   }
 
   private static func isDefaultsReceiver(_ receiver: DefaultsReceiver) -> Bool {
@@ -353,8 +367,12 @@ final class FactCollector: SyntaxVisitor {
     noteKeyDeclaration(node, callee: callee, arguments: arguments)
     // A call that may be of a reader function (`AppDefaults.bool(for: Key.x)`), matched
     // with the readers once every file is read: only calls passing a name or a string.
-    if let method, !arguments.isEmpty {
-      let keys = arguments.map { key(of: $0.expression) }
+    if let method, !arguments.isEmpty,
+      arguments.contains(where: { Self.mayBeKey($0.expression) })
+    {
+      let keys = arguments.map {
+        Self.mayBeKey($0.expression) ? key(of: $0.expression) : KeyExpression(parts: [.unknown], text: "…")
+      }
       if keys.contains(where: { if case .unknown = $0.parts.first { false } else { $0.parts.count == 1 } }) {
         facts.calls.append(
           CallFact(
@@ -363,6 +381,12 @@ final class FactCollector: SyntaxVisitor {
       }
     }
     return .visitChildren
+  }
+
+  /// Whether an argument can be a key a reader function is passed: a name or a string.
+  static func mayBeKey(_ expression: ExprSyntax) -> Bool {
+    expression.is(DeclReferenceExprSyntax.self) || expression.is(MemberAccessExprSyntax.self)
+      || expression.is(StringLiteralExprSyntax.self)
   }
 
   /// The dictionary literals the file assigns to a name, for `register(defaults: name)`.
@@ -489,9 +513,9 @@ final class FactCollector: SyntaxVisitor {
       dictionaries[name] = dictionary
     }
     if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-      let initial = node.initializer?.value.as(FunctionCallExprSyntax.self)
+      let initial = node.initializer?.value.as(FunctionCallExprSyntax.self),
+      let made = initial.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
     {
-      let made = initial.calledExpression.trimmedDescription
       if ["JSONDecoder", "JSONEncoder", "PropertyListDecoder", "PropertyListEncoder"].contains(made) {
         facts.coderVariables[name] = made
       }
@@ -616,21 +640,25 @@ final class FactCollector: SyntaxVisitor {
       }
     }
     if let call = expression.as(FunctionCallExprSyntax.self) {
+      guard
+        call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calledExpression.is(MemberAccessExprSyntax.self)
+      else { return .other }
       let callee = call.calledExpression.trimmedDescription
       guard defaultsTypes.contains(callee) || callee.hasSuffix("UserDefaults.init") else { return .other }
       if let suite = call.arguments.first(where: { $0.label?.text == "suiteName" }) {
         return .suite(
-          KeyExpression(parts: keyParts(of: suite.expression, scope: scope), text: suite.expression.trimmedDescription))
+          KeyExpression(parts: keyParts(of: suite.expression, scope: scope), text: text(of: suite.expression)))
       }
       return .standard
     }
     if let member = expression.as(MemberAccessExprSyntax.self) {
       let name = member.declName.baseName.text
       guard let base = member.base else { return name == "standard" ? .standard : .other }
-      if defaultsTypes.contains(base.trimmedDescription) {
+      let baseName = base.as(DeclReferenceExprSyntax.self)?.baseName.text
+      if let baseName, defaultsTypes.contains(baseName) {
         return name == "standard" ? .standard : .variable(NameReference(names: ["UserDefaults", name], scope: scope))
       }
-      if base.is(DeclReferenceExprSyntax.self) && base.trimmedDescription == "self" {
+      if baseName == "self" {
         return .variable(NameReference(names: [name], scope: scope))
       }
       if let reference = reference(ExprSyntax(member), scope: scope) { return .variable(reference) }
@@ -668,7 +696,7 @@ final class FactCollector: SyntaxVisitor {
   }
 
   private func key(of expression: ExprSyntax) -> KeyExpression {
-    KeyExpression(parts: Self.keyParts(of: expression, scope: scope), text: expression.trimmedDescription)
+    KeyExpression(parts: Self.keyParts(of: expression, scope: scope), text: Self.text(of: expression))
   }
 
   /// A key expression's parts: literals, names, interpolations and `+`.
@@ -704,7 +732,7 @@ final class FactCollector: SyntaxVisitor {
   /// A value as written: a literal, an array of them, an enum case, or other text.
   static func value(of expression: ExprSyntax) -> ValueExpression {
     if let string = expression.as(StringLiteralExprSyntax.self) {
-      return string.representedLiteralValue.map { .value(.string($0)) } ?? .other(expression.trimmedDescription)
+      return string.representedLiteralValue.map { .value(.string($0)) } ?? .other(text(of: expression))
     }
     if let integer = expression.as(IntegerLiteralExprSyntax.self), let n = integer.representedLiteralValue {
       return .value(.integer(Int64(n)))
@@ -719,7 +747,7 @@ final class FactCollector: SyntaxVisitor {
       switch value(of: prefix.expression) {
       case .value(.integer(let n)): return .value(.integer(-n))
       case .value(.real(let r)): return .value(.real(-r))
-      default: return .other(expression.trimmedDescription)
+      default: return .other(text(of: expression))
       }
     }
     if let array = expression.as(ArrayExprSyntax.self) {
@@ -733,7 +761,13 @@ final class FactCollector: SyntaxVisitor {
     {
       return .member(reference)
     }
-    return .other(expression.trimmedDescription)
+    return .other(text(of: expression))
+  }
+
+  /// An expression's text, for messages; a long one (a closure, a call over lines)
+  /// is not rendered, as rendering every initializer would cost the scan its speed.
+  static func text(of expression: ExprSyntax) -> String {
+    expression.totalLength.utf8Length <= 200 ? expression.trimmedDescription : "…"
   }
 }
 

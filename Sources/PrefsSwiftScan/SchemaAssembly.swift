@@ -143,7 +143,14 @@ extension SchemaBuilder {
       } else {
         fallback = value(written, as: type)
       }
-      if fallback == nil, case .other(let text) = written { fallbackText = text }
+      if fallback == nil {
+        switch written {
+        case .other(let text): fallbackText = text
+        case .member(let reference):
+          fallbackText = (reference.isImplicitMember ? "." : "") + reference.names.joined(separator: ".")
+        default: break
+        }
+      }
     } else if read.fallback == nil, case .object = read.kind {
       implicit = true
     }

@@ -42,6 +42,14 @@ import Testing
     #expect(try Schema.read(data) == Self.scanned)
   }
 
+  @Test func rangesRequiredKeysAndArrayItemsAreWrittenToo() throws {
+    let schema = Schema(keys: [
+      SchemaKey(name: "size", type: .integer, range: SchemaRange(min: .integer(1), max: .integer(9)), isRequired: true),
+      SchemaKey(name: "recent", type: .array, items: SchemaKey(name: "items", type: .string)),
+    ])
+    #expect(try Schema.read(schema.encoded(as: .yaml)) == schema)
+  }
+
   @Test func theDocumentListsOnlyWhatIsSaidInTheFormatsOrder() throws {
     let yaml = String(decoding: try Schema.userSettings.encoded(as: .yaml), as: UTF8.self)
     #expect(yaml.hasPrefix("keys:\n  username:\n    type: string\n    default: \"\"\n    read-at:\n"))

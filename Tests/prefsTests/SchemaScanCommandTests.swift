@@ -137,6 +137,7 @@ import Testing
         let n = defaults.url(forKey: "home")
         let o = defaults.stringArray(forKey: "tags")
         let p = cache.object(forKey: "notADefault")
+        let q = UserDefaults.standard.object(forKey: "seen") as? Date ?? Date.now
       }
       """
     ])
@@ -145,6 +146,7 @@ import Testing
       ("enabled", .bool, .bool(false)), ("count", .integer, .integer(0)), ("scale", .real, .real(0)),
       ("ratio", .real, .real(0)), ("name", .string, nil), ("title", .string, .string("Untitled")),
       ("list", .array, nil), ("info", .dict, nil), ("blob", .data, nil), ("home", .string, nil), ("tags", .array, nil),
+      ("seen", .date, nil),
     ]
     #expect(schema.keys.map(\.name) == expected.map(\.0))
     for (name, type, fallback) in expected {
@@ -152,6 +154,8 @@ import Testing
       #expect(try key(schema, name).defaultValue == fallback, "\(name)")
     }
     #expect(try key(schema, "volume").readAt == ["Reads.swift:3:11"])
+    // A fallback that is no literal is named, not given.
+    #expect(try key(schema, "seen").description == "falls back to Date.now")
   }
 
   @Test(.enabled(if: hasScanner, "prefs-scan-swift is not built (the toolchain has no SwiftSyntax)"))

@@ -9,10 +9,7 @@ enum SchemaCommand {
   static let spec = CommandSpec(
     name: "schema",
     summary: "Make a schema: scan an app's Swift sources for every key it reads.",
-    discussion: """
-      SUBCOMMANDS: \(subcommands.map { "'\($0.name)': \($0.summary)" }.joined(separator: " ")) \
-      \(SchemaScan.discussion)
-      """,
+    discussion: "SUBCOMMANDS: 'scan': " + SchemaScan.summary + " " + SchemaScan.discussion,
     arguments: [
       ArgumentSpec(name: "SUBCOMMAND", help: "scan."),
       ArgumentSpec(name: "PATH", help: "Swift files, or folders searched for .swift files.", variadic: true),
