@@ -86,11 +86,11 @@ import Testing
   ])
   func aWrongScanFieldIsASchemaErrorAtItsPath(json: String, path: String) throws {
     let error = try #require(throws: PrefsError.self) { try Schema.read(Data(json.utf8)) }
-    guard case .schema(let at, _) = error.kind else {
+    if case .schema(let at, _) = error.kind {
+      #expect(at.plainText == path)
+    } else {
       Issue.record("not a schema error: \(error.kind)")
-      return
     }
-    #expect(at.plainText == path)
   }
 
   @Test func aDynamicKeyPatternMatchesTheKeysItCanGive() {
@@ -112,11 +112,11 @@ import Testing
     #expect(findings.count == 1)
     let finding = try #require(findings.first)
     #expect(!finding.isError)
-    guard case .conflictingReads(let conflict) = finding.problem else {
+    if case .conflictingReads(let conflict) = finding.problem {
+      #expect(conflict.reads.map(\.readAt) == ["Player.swift:3:9", "Mixer.swift:8:5"])
+    } else {
       Issue.record("not a conflict: \(finding.problem)")
-      return
     }
-    #expect(conflict.reads.map(\.readAt) == ["Player.swift:3:9", "Mixer.swift:8:5"])
     #expect(Self.scanned.check([:]).isEmpty)
   }
 }
