@@ -98,11 +98,11 @@ import Testing
   ])
   func brokenDeviceManagementSchemasAreRefusedNamingThePlace(text: String, path: String) throws {
     let error = #expect(throws: PrefsError.self) { try Schema.read(Data(text.utf8), path: "s.yaml") }
-    guard case .schema(let at, _)? = error?.kind else {
+    if case .schema(let at, _)? = error?.kind {
+      #expect(at.description == path)
+    } else {
       Issue.record("\(String(describing: error))")
-      return
     }
-    #expect(at.description == path)
     #expect(error?.file == "s.yaml")
   }
 
@@ -347,11 +347,11 @@ import Testing
   func brokenManifestsAreRefusedNamingThePlace(body: String, path: String) throws {
     let text = "<?xml version=\"1.0\"?><plist version=\"1.0\">\(body)</plist>"
     let error = #expect(throws: PrefsError.self) { try Schema.read(Data(text.utf8), path: "m.plist") }
-    guard case .schema(let at, _)? = error?.kind else {
+    if case .schema(let at, _)? = error?.kind {
+      #expect(at.description == path)
+    } else {
       Issue.record("\(String(describing: error))")
-      return
     }
-    #expect(at.description == path)
   }
 
   // MARK: A folder of schemas
