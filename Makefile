@@ -14,6 +14,13 @@ PREFS := .build/release/prefs
 RELEASE := -c release --product prefs --disable-default-traits --static-swift-stdlib --disable-local-rpath \
 	-Xswiftc -static-executable -Xswiftc -use-ld=lld \
 	-Xswiftc -Xclang-linker -Xswiftc -static-pie -Xlinker -z -Xlinker pack-relative-relocs
+# The scanner behind `prefs schema scan`, beside the prefs binary it goes with. It links
+# the Swift toolchain's SwiftSyntax (its host libraries, found from swiftc), so it is a
+# program of its own, built where the toolchain has them, in a build folder of its own
+# (the static flags of prefs do not apply to it).
+SCANNER = $(dir $(PREFS))prefs-scan-swift
+SWIFT_HOST := $(shell swiftc=$$(command -v swiftc) && echo "$$(dirname "$$(dirname "$$(readlink -f "$$swiftc")")")/lib/swift/host")
+HAS_SWIFT_SYNTAX := $(shell [ -e "$(SWIFT_HOST)/libSwiftSyntax.so" ] || [ -e "$(SWIFT_HOST)/libSwiftSyntax.dylib" ] && echo yes)
 # Seconds each fuzz target runs for.
 FUZZ_SECONDS ?= 60
 
@@ -42,6 +49,12 @@ build: deps
 		echo "error: $(PREFS) links CoreFoundation: the CLI uses Foundation API beyond FoundationEssentials" >&2; \
 		exit 1; \
 	fi
+ifeq ($(HAS_SWIFT_SYNTAX),yes)
+	$(SWIFT) build -c release --product prefs-scan-swift --scratch-path .build/scanner
+	cp .build/scanner/release/prefs-scan-swift $(SCANNER)
+else
+	@echo "note: the Swift toolchain has no SwiftSyntax in $(SWIFT_HOST): prefs-scan-swift (prefs schema scan) is not built"
+endif
 
 # Converts the shipped samples and prints them.
 demo: build
@@ -130,13 +143,14 @@ install-files:
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -s -m 755 $(PREFS) $(DESTDIR)$(PREFIX)/bin/prefs
 	$(DESTDIR)$(PREFIX)/bin/prefs --version >/dev/null
+	@if [ -x $(SCANNER) ]; then install -s -m 755 $(SCANNER) $(DESTDIR)$(PREFIX)/bin/prefs-scan-swift; fi
 	install -m 644 man/prefs.1 $(DESTDIR)$(PREFIX)/share/man/man1/prefs.1
 	$(PREFS) completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/prefs
 	$(PREFS) completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_prefs
 	$(PREFS) completions fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/prefs.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/prefs $(DESTDIR)$(PREFIX)/share/man/man1/prefs.1 \
+	rm -f $(DESTDIR)$(PREFIX)/bin/prefs $(DESTDIR)$(PREFIX)/bin/prefs-scan-swift $(DESTDIR)$(PREFIX)/share/man/man1/prefs.1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/prefs \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_prefs \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/prefs.fish

@@ -75,11 +75,19 @@ public struct DomainImport: Sendable {
   }
 
   /// `input` fitted to `schema` by its documented coercions (``Schema/coerce(_:at:)``).
-  public static func fit(_ input: PrefDictionary, to schema: Schema, strict: Bool) -> SchemaFit {
+  /// Data that does not decode as the app's `Codable` type refuses the import unless
+  /// `acceptingUndecodableData`, when it is a warning.
+  public static func fit(
+    _ input: PrefDictionary, to schema: Schema, strict: Bool, acceptingUndecodableData: Bool = false
+  ) -> SchemaFit {
     let (coerced, coercions, remaining) = schema.coerce(input)
-    let refusals = strict ? schema.check(input).filter(\.isError) : remaining.filter(\.isError)
+    func refuses(_ finding: SchemaFinding) -> Bool {
+      if acceptingUndecodableData, case .undecodable = finding.problem { return false }
+      return finding.isError
+    }
+    let refusals = strict ? schema.check(input).filter(refuses) : remaining.filter(refuses)
     return SchemaFit(
-      fitted: coerced, coercions: strict ? [] : coercions, warnings: remaining.filter { !$0.isError },
+      fitted: coerced, coercions: strict ? [] : coercions, warnings: remaining.filter { !refuses($0) },
       refusals: refusals)
   }
 

@@ -41,6 +41,12 @@ public struct Schema: Sendable, Equatable {
   /// The keys, in the order the schema lists them.
   public var keys: [SchemaKey]
 
+  // What a scan of the app's code found beside its keys (SchemaScanFields.swift).
+  /// The reads whose key the code builds at run time.
+  public var dynamicKeys: [DynamicKeyRead] = []
+  /// The keys the code reads with two types or two fallbacks.
+  public var conflicts: [ReadConflict] = []
+
   // MARK: From published schemas (device-management, ProfileManifests)
 
   /// The domain the schema describes, when it names one: a device-management
@@ -84,6 +90,20 @@ public struct SchemaKey: Sendable, Equatable {
   public var description: String?
   /// The keys of a nested dictionary (`type: dict` only).
   public var keys: Schema?
+
+  // What a scan of the app's code found (SchemaScanFields.swift).
+  /// The suite the app reads the key from (`UserDefaults(suiteName:)`); nil for its own domain.
+  public var suite: String?
+  /// Where the app's code reads the key: `File.swift:LINE:COL`.
+  public var readAt: [String] = []
+  /// Where the app's code stores the key.
+  public var writtenAt: [String] = []
+  /// How the data of a `type: data` key holds a `Codable` value.
+  public var encoding: DataEncoding?
+  /// The shape of that value, from the app's `Codable` type.
+  public var content: SchemaContent?
+  /// What the app uses instead when the data does not decode (`[]`), if the code says.
+  public var decodeFallback: PrefValue?
 
   // MARK: From published schemas (device-management, ProfileManifests)
 
@@ -169,7 +189,7 @@ extension Schema {
     guard case .dictionary(let dict) = value else {
       throw Self.invalid(path, "a schema is a dictionary with 'keys', not \(value.kind.article) \(value.kind.rawValue)")
     }
-    try Self.allowOnly(["description", "domain", "keys"], in: dict, at: path)
+    try Self.allowOnly(Set(["description", "domain", "keys"] + Self.scanFieldNames), in: dict, at: path)
     description = try Self.string(dict["description"], at: path.appending(key: "description"))
     domain = try Self.string(dict["domain"], at: path.appending(key: "domain"))
     let keysPath = path.appending(key: "keys")
@@ -177,6 +197,7 @@ extension Schema {
       throw Self.invalid(keysPath, "a schema needs 'keys', a dictionary of the keys the app reads")
     }
     keys = try entries.map { name, entry in try SchemaKey(name: name, entry, at: keysPath.appending(key: name)) }
+    try readScanFields(dict, at: path)
   }
 
   static func invalid(_ path: PrefKeyPath, _ message: String, hints: [String] = []) -> PrefsError {
@@ -203,7 +224,9 @@ extension SchemaKey {
       throw Schema.invalid(path, "each key needs a dictionary with at least 'type'")
     }
     try Schema.allowOnly(
-      ["type", "default", "values", "description", "keys", "min", "max", "required", "items"], in: dict, at: path)
+      Set(
+        ["type", "default", "values", "description", "keys", "min", "max", "required", "items"] + Self.scanFieldNames),
+      in: dict, at: path)
     // A key's type is what an app reads; a null is no type an app can read a key as.
     let typeNames = (ValueText.TypeName.allCases.filter { $0 != .null }.map(\.rawValue) + [Self.anyTypeName])
       .joined(separator: ", ")
@@ -237,6 +260,7 @@ extension SchemaKey {
       guard type == .array else { throw Schema.invalid(path.appending(key: "items"), "only an array has items") }
       self.items = try SchemaKey(name: "items", item, at: path.appending(key: "items"))
     }
+    try readScanFields(dict, at: path)
   }
 
   /// The type word of a key that may hold any type, in prefs' own format.
@@ -315,19 +339,39 @@ extension Schema {
     }
   }
 
-  /// The tutorial's settings: `username` as `String ?? ""`, `isAccountPrivate` as
-  /// `Bool ?? true`, `ringtone` as `String ?? "Chimes"` out of Chimes, Signal, Waves.
-  /// The same as `Samples/UserSettings.schema.yaml`.
-  public static let userSettings = Schema(
-    description: "The tutorial's user settings (username, private account, ringtone).",
-    keys: [
-      SchemaKey(
-        name: "username", type: .string, defaultValue: .string(""), description: "The account name shown in the form."),
-      SchemaKey(
-        name: "isAccountPrivate", type: .bool, defaultValue: .bool(true),
-        description: "Whether only approved followers see the account."),
-      SchemaKey(
-        name: "ringtone", type: .string, defaultValue: .string("Chimes"),
-        values: ["Chimes", "Signal", "Waves"].map(PrefValue.string), description: "The ringtone picked from the list."),
+  /// The tutorial's settings and items, as `prefs schema scan` gives them for its
+  /// settings model and storage manager (`Samples/UserSettings.schema.yaml`):
+  /// `username` as `String ?? ""`, `isAccountPrivate` as `Bool ?? true`, `ringtone`
+  /// as `String ?? "Chimes"` out of Chimes, Signal, Waves, and `items`, data holding
+  /// the JSON of an array of `Item {id, name, description}`, all strings, read as
+  /// `[]` when it does not decode.
+  public static let userSettings: Schema = {
+    func key(
+      _ name: String, _ type: ValueText.TypeName, _ fallback: PrefValue?, values: [String]? = nil, read: String,
+      written: String
+    ) -> SchemaKey {
+      var key = SchemaKey(name: name, type: type, defaultValue: fallback, values: values?.map(PrefValue.string))
+      key.readAt = [read]
+      key.writtenAt = [written]
+      return key
+    }
+    var items = key("items", .data, nil, read: "StorageManager.swift:19:26", written: "StorageManager.swift:48:13")
+    items.encoding = .json
+    let string = SchemaContent(type: .string)
+    items.content = SchemaContent(
+      type: .array, swiftType: "[Item]",
+      items: SchemaContent(
+        type: .dict, swiftType: "Item",
+        fields: ["id", "name", "description"].map { SchemaField(name: $0, content: string) }))
+    items.decodeFallback = .array([])
+    return Schema(keys: [
+      key("username", .string, .string(""), read: "UserSettings.swift:26:25", written: "UserSettings.swift:7:13"),
+      key(
+        "isAccountPrivate", .bool, .bool(true), read: "UserSettings.swift:27:26", written: "UserSettings.swift:13:13"),
+      key(
+        "ringtone", .string, .string("Chimes"), values: ["Chimes", "Signal", "Waves"], read: "UserSettings.swift:28:25",
+        written: "UserSettings.swift:19:13"),
+      items,
     ])
+  }()
 }

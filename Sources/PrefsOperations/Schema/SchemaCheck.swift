@@ -16,6 +16,11 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
     case notAllowed(PrefValue, allowed: [PrefValue])
     /// The schema does not list this key; `suggestion` is a listed key it may be a typo of.
     case unknownKey(suggestion: String?)
+    /// The data does not decode as the app's `Codable` type: the app's decoder
+    /// throws, and the app does what the key's ``SchemaKey/decodeFallback`` says.
+    case undecodable(DecodeFailure, key: SchemaKey)
+    /// The app's code reads this key two ways (a scan's finding).
+    case conflictingReads(ReadConflict)
     /// The number is outside the schema's range.
     case outOfRange(PrefValue, range: SchemaRange)
     /// The schema requires the key, and it is missing.
@@ -30,10 +35,13 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
     self.problem = problem
   }
 
-  /// Errors are values the app discards or does not expect; unknown keys are warnings.
+  /// Errors are values the app discards or does not expect; unknown keys and
+  /// conflicting reads are warnings.
   public var isError: Bool {
-    if case .unknownKey = problem { return false }
-    return true
+    switch problem {
+    case .unknownKey, .conflictingReads: false
+    default: true
+    }
   }
 
   /// The message, without the key path: `stored as string "false"; the app reads true (fallback)`.
@@ -58,6 +66,10 @@ public struct SchemaFinding: Sendable, Equatable, CustomStringConvertible {
       return "\(value.literal) is not one of \(allowed.map(\.literal).joined(separator: ", "))"
     case .unknownKey(let suggestion):
       return "not in the schema; the app does not read it" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+    case .undecodable(let failure, let key):
+      return failure.message(for: key)
+    case .conflictingReads(let conflict):
+      return "the app's code " + conflict.message
     case .outOfRange(let value, let range):
       switch (range.min, range.max) {
       case (let low?, nil): return "\(value.literal) is below the minimum \(low.literal)"
@@ -84,7 +96,7 @@ extension Schema {
       }
       findings += key.check(stored, at: keyPath)
     }
-    for (name, stored) in contents where self.key(name) == nil {
+    for (name, stored) in contents where self.key(name) == nil && !dynamicKeys.contains(where: { $0.matches(name) }) {
       let keyPath = path.appending(key: name)
       if let otherKey {
         findings += otherKey.check(stored, at: keyPath)
@@ -93,6 +105,9 @@ extension Schema {
           SchemaFinding(
             path: keyPath, problem: .unknownKey(suggestion: Suggestions.closest(to: name, among: keys.map(\.name)))))
       }
+    }
+    for conflict in conflicts where contents[conflict.key] != nil {
+      findings.append(SchemaFinding(path: path.appending(key: conflict.key), problem: .conflictingReads(conflict)))
     }
     return findings
   }
@@ -125,6 +140,9 @@ extension SchemaKey {
     }
     if let keys, case .dictionary(let nested) = stored {
       return keys.check(nested, at: path)
+    }
+    if case .data(let bytes) = stored, let failure = decodeFailure(of: bytes) {
+      return [SchemaFinding(path: path, problem: .undecodable(failure, key: self))]
     }
     if let items, case .array(let elements) = stored {
       return elements.enumerated().flatMap { items.check($1, at: path.appending(index: $0)) }

@@ -1,3 +1,4 @@
+import PrefsFormats
 import PrefsModel
 
 extension Schema {
@@ -10,7 +11,35 @@ extension Schema {
     if let description { root["description"] = .string(description) }
     if let domain { root["domain"] = .string(domain) }
     root["keys"] = keysDocumentValue
+    if !dynamicKeys.isEmpty {
+      root["dynamic-keys"] = .array(
+        dynamicKeys.map { read in
+          var entry: PrefDictionary = ["expression": .string(read.expression)]
+          if let pattern = read.pattern { entry["pattern"] = .string(pattern) }
+          if let type = read.type { entry["type"] = .string(type.rawValue) }
+          entry["read-at"] = .array(read.readAt.map(PrefValue.string))
+          return .dictionary(entry)
+        })
+    }
+    if !conflicts.isEmpty {
+      root["conflicts"] = .dictionary(
+        PrefDictionary(
+          conflicts.map { conflict in
+            let reads = conflict.reads.map { read in
+              var entry: PrefDictionary = ["type": .string(read.type.rawValue)]
+              if let value = read.defaultValue { entry["default"] = value }
+              entry["read-at"] = .string(read.readAt)
+              return PrefValue.dictionary(entry)
+            }
+            return (conflict.key, .array(reads))
+          }))
+    }
     return .dictionary(root)
+  }
+
+  /// The schema's document in `format` (YAML for people, JSON for programs).
+  public func encoded(as format: Format, options: WriteOptions = WriteOptions()) throws -> Data {
+    try format.encode(documentValue, options: options)
   }
 
   /// The document's `keys`: each key by name.
@@ -24,7 +53,8 @@ extension Schema {
 extension SchemaKey {
   /// The key's entry in a schema document: `type` (`any` when any type is allowed),
   /// `default`, `values`, `min`, `max`, `required`, `items`, `description`, `keys`,
-  /// each when the key has it.
+  /// and what a scan found (`suite`, `encoding`, `content`, `decode-fallback`,
+  /// `read-at`, `written-at`), each when the key has it.
   public var documentValue: PrefValue {
     var entry: PrefDictionary = ["type": .string(allowsAnyType ? Self.anyTypeName : type.rawValue)]
     if let defaultValue { entry["default"] = defaultValue }
@@ -35,6 +65,27 @@ extension SchemaKey {
     if let items { entry["items"] = items.documentValue }
     if let description { entry["description"] = .string(description) }
     if let keys { entry["keys"] = keys.keysDocumentValue }
+    if let suite { entry["suite"] = .string(suite) }
+    if let encoding { entry["encoding"] = .string(encoding.rawValue) }
+    if let content { entry["content"] = content.documentValue }
+    if let decodeFallback { entry["decode-fallback"] = decodeFallback }
+    if !readAt.isEmpty { entry["read-at"] = .array(readAt.map(PrefValue.string)) }
+    if !writtenAt.isEmpty { entry["written-at"] = .array(writtenAt.map(PrefValue.string)) }
     return .dictionary(entry)
+  }
+}
+
+extension SchemaContent {
+  /// This shape's entry in the schema document.
+  var documentValue: PrefValue {
+    var dict = PrefDictionary()
+    if let type { dict["type"] = .string(type.rawValue) }
+    if let swiftType { dict["swift-type"] = .string(swiftType) }
+    if isOptional { dict["optional"] = .bool(true) }
+    if let items { dict["items"] = items.documentValue }
+    if let fields {
+      dict["fields"] = .dictionary(PrefDictionary(fields.map { ($0.name, $0.content.documentValue) }))
+    }
+    return .dictionary(dict)
   }
 }

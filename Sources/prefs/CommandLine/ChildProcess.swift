@@ -62,9 +62,12 @@ enum ChildProcess {
     return killer != 0 ? .killed(killer) : .exited((status >> 8) & 0xff)
   }
 
-  /// Runs `arguments` with standard input and error on /dev/null; its status and
+  /// Runs `arguments` with standard input on /dev/null, and standard error there
+  /// too unless `keepingStandardError` (then it is this process's); its status and
   /// what it wrote to standard output.
-  static func output(of arguments: [String]) throws -> (outcome: Outcome, output: Data) {
+  static func output(of arguments: [String], keepingStandardError: Bool = false) throws -> (
+    outcome: Outcome, output: Data
+  ) {
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else {
       throw PrefsError(.other(.io, "cannot run \(arguments[0]): \(systemErrorText(errno))"))
@@ -73,7 +76,7 @@ enum ChildProcess {
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    if !keepingStandardError { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
     posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
     posix_spawn_file_actions_addclose(&actions, ends[0])
     posix_spawn_file_actions_addclose(&actions, ends[1])

@@ -107,7 +107,7 @@ enum Import {
     if let schema {
       incoming = try fit(
         incoming, to: schema, file: displayName(file), document: document, strict: arguments.has(Options.strict),
-        console: console)
+        force: arguments.has(Options.force), console: console)
     }
     let dryRun = arguments.has(Import.dryRun)
     let change: DomainChange
@@ -143,9 +143,9 @@ enum Import {
   /// when any value has the wrong type.
   static func fit(
     _ input: PrefDictionary, to schema: Schema, file: String, document: TextDocument?, strict: Bool,
-    console: Console
+    force: Bool = false, console: Console
   ) throws -> PrefDictionary {
-    let fit = DomainImport.fit(input, to: schema, strict: strict)
+    let fit = DomainImport.fit(input, to: schema, strict: strict, acceptingUndecodableData: force)
     let refusals = fit.refusals
     // `FILE:LINE:COL: keypath: …` where the file has lines, else `FILE: keypath: …`.
     func report(_ severity: String, _ path: PrefKeyPath, _ text: String) {
@@ -163,7 +163,9 @@ enum Import {
           strict
             ? "without --strict, values a documented rule can convert are coerced (prefs(1), COERCION)"
             : "fix the values, or import without --schema to store them as they are"
-        ])
+        ]
+          + (refusals.contains { if case .undecodable = $0.problem { true } else { false } }
+            ? ["--force stores data the app cannot decode, with a warning"] : []))
     }
     return fit.fitted
   }

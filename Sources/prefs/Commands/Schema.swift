@@ -3,11 +3,11 @@ import PrefsKit
 /// `prefs schema SUBCOMMAND`: where schemas come from and where they go.
 enum SchemaCommand {
   /// The subcommands, in the order help lists them; adding one is one line here.
-  static let subcommands: [CommandSpec] = [SchemaExport.spec, SchemaInfer.spec]
+  static let subcommands: [CommandSpec] = [SchemaScan.spec, SchemaExport.spec, SchemaInfer.spec]
 
   static let spec = CommandSpec(
     name: "schema",
-    summary: "Make and convert schemas: JSON Schema for editors, a schema inferred from domains.",
+    summary: "Make and convert schemas: scanned from an app's Swift sources, JSON Schema for editors, inferred from domains.",
     discussion: """
       A schema lists the keys an app reads, each with its type and fallback. \
       'prefs help schema SUBCOMMAND' explains each subcommand.
