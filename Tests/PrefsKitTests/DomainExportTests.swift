@@ -20,6 +20,21 @@ import Testing
     return store
   }
 
+  @Test func findGivesTheEntriesThatHoldTheWordInAnyCase() throws {
+    let folder = try TestFolder()
+    let store = try store(in: folder)
+    let find = DomainFind("sulAST")
+    #expect(try find.search(store) == [DomainFind.Found(domain: "app", entries: ["SULast": .string("x")])])
+    #expect(
+      DomainFind("X").entries(of: ["n": .array([.dictionary(["k": .string("ax")])]), "m": .integer(1)]).count == 1)
+    #expect(DomainFind("42").matches(.integer(42)))
+    #expect(
+      DomainFind.openStepForm(.dictionary(["b": .bool(true), "n": .array([.integer(3)])]))
+        == .dictionary(["b": .string("1"), "n": .array([.string("3")])]))
+    #expect(!DomainFind("true").matches(.data(Data("true".utf8))))
+    #expect(try DomainFind("nowhere").search(store).isEmpty)
+  }
+
   @Test func aRestoreLeavesAloneTheKeysTheBackupLeftOut() throws {
     let folder = try TestFolder()
     let store = try store(in: folder)
