@@ -112,6 +112,9 @@ extension PrefsError {
     case untrusted(problem: String)
     /// Merged text that cannot be read back to place conflict markers in.
     case conflictMarkers(format: String)
+    /// Domains changed since an apply wrote them, which putting back its snapshot
+    /// would lose: each with the key paths that changed.
+    case changedSinceApply([ChangedKeys])
 
     // MARK: Other
 
@@ -120,6 +123,20 @@ extension PrefsError {
     /// A failure the library does not classify: a program's own, or another
     /// library's error carried in words.
     case other(Category, String)
+  }
+
+  /// One domain's key paths that changed (``Kind/changedSinceApply(_:)``).
+  public struct ChangedKeys: Sendable, Hashable {
+    /// The domain's name, as messages use it.
+    public var domain: String
+    /// The key paths that changed, in canonical order; the empty path is the whole domain.
+    public var paths: [PrefKeyPath]
+
+    /// The key paths `paths` of `domain`.
+    public init(domain: String, paths: [PrefKeyPath]) {
+      self.domain = domain
+      self.paths = paths
+    }
   }
 
   /// Where in reading a syntax error was found. Every reader works in these stages,
@@ -230,7 +247,8 @@ extension PrefsError.Kind {
     switch self {
     case .syntax, .duplicateKey, .tooDeep, .aliasBudget, .inputTooLarge, .null, .domainNotDictionary,
       .unrepresentable, .nonFiniteReal, .writerFailed, .invalidValue, .typeMismatch, .invalidData, .ambiguousData,
-      .schema, .settings, .profile, .payloadRefused, .notASnapshot, .conflictMarkers, .untrusted:
+      .schema, .settings, .profile, .payloadRefused, .notASnapshot, .conflictMarkers, .untrusted,
+      .changedSinceApply:
       .badInput
     case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): cause.category
     case .noSuchKey, .noSuchIndex, .notAContainer, .notFound: .noInput
@@ -309,6 +327,9 @@ extension PrefsError.Kind {
     case .notASnapshot: return "not a snapshot of prefs apply"
     case .ambiguousSnapshot(let id, let count): return "'\(id)' names \(count) snapshots"
     case .conflictMarkers(let format): return "the merged \(format) text cannot be read back for conflict markers"
+    case .changedSinceApply(let domains):
+      let listed = domains.map { "\($0.domain): \($0.paths.map(\.nameInMessages).joined(separator: ", "))" }
+      return "changed since the apply, which restoring the snapshot would undo: \(listed.joined(separator: "; "))"
     }
   }
 

@@ -391,6 +391,44 @@ import Testing
     #expect(listed[0].sources == ["s.yaml"])
   }
 
+  @Test func anUndoRefusesADomainChangedSinceTheApplyUnlessForced() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = FileDomainStore(directory: folder.appendingPathComponent("store").path)
+    let snapshots = SnapshotStore(directory: folder.appendingPathComponent("snapshots").path)
+    let file = try settings("a:\n  k: 2\n  n: {x: 1}\nb:\n  k: 1\n")
+    let outcome = try SettingsApply.apply(SettingsApply.plan([file], store: store), sources: [], snapshots: snapshots)
+    let snapshot = try #require(outcome.snapshot)
+    #expect(
+      snapshot.domains.map(\.written) == [
+        .dictionary(["k": .integer(2), "n": .dictionary(["x": .integer(1)])]), .dictionary(["k": .integer(1)]),
+      ])
+    #expect(try snapshots.list().map { $0.domains.map(\.written) } == [snapshot.domains.map(\.written)])
+    // Unchanged since: the undo goes ahead.
+    try snapshots.restore(snapshot, in: store)
+    #expect(try store.domainNames().isEmpty)
+
+    let again = try #require(
+      try SettingsApply.apply(SettingsApply.plan([file], store: store), sources: [], snapshots: snapshots).snapshot)
+    try store.domain(named: "a").modify(force: false, dryRun: false, options: ReadOptions(), warnings: Warnings()) {
+      $0?["n"] = .dictionary(["x": .integer(3)])
+    }
+    try store.domain(named: "b").restore(.missing)
+    #expect {
+      try snapshots.restore(again, in: store)
+    } throws: { error in
+      (error as? PrefsError)?.kind
+        == .changedSinceApply([
+          PrefsError.ChangedKeys(domain: "a", paths: [PrefKeyPath([.key("n"), .key("x")])]),
+          PrefsError.ChangedKeys(domain: "b", paths: [PrefKeyPath()]),
+        ])
+    }
+    #expect(try store.domain(named: "a").read(options: ReadOptions())?["n"] == .dictionary(["x": .integer(3)]))
+    #expect(try snapshots.list().last?.undone == false)
+    try snapshots.restore(again, in: store, force: true)
+    #expect(try store.domainNames().isEmpty)
+  }
+
   /// A domain kept in memory, at a place where no file is: what a snapshot of it holds
   /// can only come through the domain itself.
   final class MemoryDomain: PreferenceDomain, @unchecked Sendable {

@@ -20,6 +20,41 @@ import Testing
     return store
   }
 
+  @Test func findGivesTheEntriesThatHoldTheWordInAnyCase() throws {
+    let folder = try TestFolder()
+    let store = try store(in: folder)
+    let find = DomainFind("sulAST")
+    #expect(try find.search(store) == [DomainFind.Found(domain: "app", entries: ["SULast": .string("x")])])
+    #expect(
+      DomainFind("X").entries(of: ["n": .array([.dictionary(["k": .string("ax")])]), "m": .integer(1)]).count == 1)
+    #expect(DomainFind("42").matches(.integer(42)))
+    #expect(
+      DomainFind.openStepForm(.dictionary(["b": .bool(true), "n": .array([.integer(3)])]))
+        == .dictionary(["b": .string("1"), "n": .array([.string("3")])]))
+    #expect(!DomainFind("true").matches(.data(Data("true".utf8))))
+    #expect(try DomainFind("nowhere").search(store).isEmpty)
+  }
+
+  @Test func aRestoreLeavesAloneTheKeysTheBackupLeftOut() throws {
+    let folder = try TestFolder()
+    let store = try store(in: folder)
+    let backup = folder.path("backup")
+    try DomainExport(format: .yaml, excluding: [KeyGlob("SU*")]).export(
+      try store.domainNames(), of: store, into: backup)
+    #expect(try folder.read("backup/\(DomainExport.excludedKeysFile)") == "SU*\n")
+    #expect(try DomainImport.backupExcludes(in: backup) == [KeyGlob("SU*")])
+    #expect(try DomainImport.backupFiles(in: backup).map(\.domain) == ["app", "other"])
+    let restore = try DomainImport(excluding: [KeyGlob("b")]).restoring(from: backup)
+    #expect(restore.excludes == [KeyGlob("b"), KeyGlob("SU*")])
+    let restored = restore.imported(["a": .integer(5)], into: ["a": .integer(1), "SULast": .string("x")])
+    #expect(restored == ["a": .integer(5), "SULast": .string("x")])
+    // An export that leaves nothing out removes the record, which would now be wrong.
+    try DomainExport(format: .yaml).export(try store.domainNames(), of: store, into: backup)
+    #expect(!FileManager.default.fileExists(atPath: folder.path("backup/\(DomainExport.excludedKeysFile)")))
+    #expect(try DomainImport.backupExcludes(in: backup).isEmpty)
+    #expect(try DomainImport().restoring(from: backup).excludes.isEmpty)
+  }
+
   @Test func everyDomainIsOneFileSortedWithoutTheExcludedKeysAndPrivateAsTheDomain() throws {
     let folder = try TestFolder()
     let store = try store(in: folder)

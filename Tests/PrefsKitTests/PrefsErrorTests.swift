@@ -61,6 +61,10 @@ import Testing
     (.notASnapshot, .badInput),
     (.ambiguousSnapshot(id: "20", count: 2), .usage),
     (.conflictMarkers(format: "yaml"), .badInput),
+    (
+      .changedSinceApply([PrefsError.ChangedKeys(domain: "a", paths: [PrefKeyPath([.key("k")]), PrefKeyPath()])]),
+      .badInput
+    ),
     (.usage("unknown option '--x'"), .usage),
     (.other(.io, "python failed"), .io),
   ]

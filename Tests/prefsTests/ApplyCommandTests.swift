@@ -5,6 +5,27 @@ import Testing
 /// `prefs apply`, `snapshots`, `capture` and `export` of several domains, run as a user
 /// runs them: a private store and state folder, output, status and files on disk.
 @Suite struct ApplyCommandTests {
+  @Test func anUndoRefusesToLoseWhatChangedAfterTheApply() throws {
+    let machine = try Machine()
+    try machine.write("settings.yaml", "com.example.app:\n  theme: dark\n  size: 12\n")
+    #expect(try machine.prefs(["write", "com.example.app", "theme", "-string", "light"]).status == 0)
+    #expect(try machine.prefs(["apply", "settings.yaml"]).status == 0)
+    #expect(try machine.prefs(["write", "com.example.app", "size", "-int", "14"]).status == 0)
+    let changed = try Data(contentsOf: machine.domainFile("com.example.app"))
+    let refused = try machine.prefs(["apply", "--undo"])
+    #expect(refused.status == 65)
+    #expect(
+      refused.stderr
+        == "prefs: error: changed since the apply, which restoring the snapshot would undo: com.example.app: size\n"
+        + "hint: nothing was restored; --force restores the snapshot all the same, losing those changes\n")
+    #expect(try Data(contentsOf: machine.domainFile("com.example.app")) == changed)
+    #expect(!(try machine.prefs(["snapshots"]).stdout.contains("undone")))
+    let forced = try machine.prefs(["apply", "--undo", "--force"])
+    #expect(forced.status == 0)
+    #expect(try machine.prefs(["read", "com.example.app", "theme"]).stdout == "light\n")
+    #expect(try machine.prefs(["read", "com.example.app", "size"]).status != 0)
+  }
+
   /// A scratch machine: a domain store, a state folder for snapshots, and a working folder.
   final class Machine {
     let url: URL
@@ -194,7 +215,14 @@ import Testing
     #expect(firstUndo.status == 0)
     #expect(firstUndo.stderr.hasPrefix("prefs: restored 1 domain from snapshot "))
     #expect(try machine.export("com.example.d4").contains(#""recent":["a","b"]"#))
-    #expect(try machine.prefs(["apply", "--undo"]).status == 0)
+    // d4 no longer holds what the first apply wrote: the write above is not lost unasked.
+    let lost = try machine.prefs(["apply", "--undo"])
+    #expect(lost.status == 65)
+    #expect(
+      lost.stderr.hasPrefix(
+        "prefs: error: changed since the apply, which restoring the snapshot would undo: com.example.d4: recent.2\n"))
+    #expect(try machine.export("com.example.d4").contains(#""recent":["a","b"]"#))
+    #expect(try machine.prefs(["apply", "--undo", "--force"]).status == 0)
     #expect(try machine.files().mapValues(\.0) == original.mapValues(\.0))
     #expect(!FileManager.default.fileExists(atPath: machine.domainFile("NSGlobalDomain").path))
     #expect(try machine.prefs(["snapshots"]).stdout.split(separator: "\n").allSatisfy { $0.hasSuffix("  undone") })

@@ -5,6 +5,29 @@ import Testing
 /// The domain verbs against a temporary store, checked on disk and against a real
 /// `UserDefaults` program.
 @Suite struct DomainCommandTests {
+  @Test func findListsTheDomainsThatHoldAWordInAnyCase() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    for arguments in [
+      ["com.a", "ringtone", "-string", "Chimes"], ["com.a", "volume", "-int", "3"],
+      ["com.b", "other", "-string", "x"], ["com.c", "CHIMESPlayed", "-bool", "true"],
+    ] {
+      #expect(try TestSupport.prefs(["write"] + arguments, store: store).status == 0)
+    }
+    let found = try TestSupport.prefs(["find", "chimes"], store: store)
+    #expect(found.status == 0)
+    #expect(found.stderr == "")
+    // A value and a key, in any case; volume and com.b hold no "chimes".
+    #expect(
+      found.stdout
+        == "Found 1 keys in domain 'com.a': {\n\tringtone = Chimes;\n}\n"
+        + "Found 1 keys in domain 'com.c': {\n\tCHIMESPlayed = 1;\n}\n")
+    let none = try TestSupport.prefs(["find", "nowhere"], store: store)
+    #expect(none.status == 1)
+    #expect(none.stdout == "")
+    #expect(try TestSupport.prefs(["find"], store: store).status == 64)
+  }
+
   /// A temporary store folder, removed at the end of each test.
   final class Store {
     let url: URL

@@ -45,6 +45,31 @@ import Testing
     #expect(result.status == 1)
     #expect(result.stdout == "# com.a\n~ k: \"1\" -> \"2\"\n# com.b\n+ x: true\n")
   }
+
+  @Test func aRestoreOfABackupKeepsTheKeysItLeftOut() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    for (domain, key, value) in [
+      ("com.a", "k", "1"), ("com.a", "SULastCheckTime", "2026"), ("com.b", "x", "2"), ("com.b", "SULastSeen", "y"),
+    ] {
+      #expect(try TestSupport.prefs(["write", domain, key, "-string", value], store: store).status == 0)
+    }
+    let export = try TestSupport.prefs(
+      ["export", "--all", "-o", "backup/", "--exclude", "SULast*"], in: folder.url, store: store)
+    #expect(export.status == 0)
+    #expect(!(try folder.read("backup/com.a.yaml")).contains("SULast"))
+    #expect(try folder.read("backup/.prefs-excluded") == "SULast*\n")
+    #expect(try TestSupport.prefs(["write", "com.a", "k", "-string", "5"], store: store).status == 0)
+    let dryRun = try TestSupport.prefs(["import", "--all", "backup/", "--dry-run"], in: folder.url, store: store)
+    #expect(dryRun.status == 1)
+    #expect(dryRun.stdout == "# left alone, as the backup left them out: SULast*\n# com.a\n~ k: \"5\" -> \"1\"\n")
+    let restore = try TestSupport.prefs(["import", "--all", "backup/"], in: folder.url, store: store)
+    #expect(restore.status == 0)
+    #expect(try TestSupport.prefs(["read", "com.a", "SULastCheckTime"], store: store).stdout == "2026\n")
+    #expect(try TestSupport.prefs(["read", "com.a", "k"], store: store).stdout == "1\n")
+    #expect(try TestSupport.prefs(["read", "com.b", "SULastSeen"], store: store).stdout == "y\n")
+    #expect(try TestSupport.prefs(["read", "com.b", "x"], store: store).stdout == "2\n")
+  }
 }
 
 /// `write` and `set` without a type never change a key's type silently.

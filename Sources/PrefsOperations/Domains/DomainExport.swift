@@ -80,12 +80,14 @@ public struct DomainExport: Sendable {
   /// named by ``fileName(for:)``: written anew, or updated when ``updating`` and the
   /// file is there. A domain that is gone by the time it is read is skipped. What
   /// reading and writing warn of is added to `warnings`, naming the domain or file;
-  /// `willExport` is told each domain's name before it is exported.
+  /// `willExport` is told each domain's name before it is exported. The keys left out
+  /// are recorded in the folder (``recordExcludes(in:)``), for a restore to leave alone.
   public func export(
     _ names: [String], of store: any DomainStore, into folder: String, readOptions: ReadOptions = ReadOptions(),
     warnings: Warnings = Warnings(), willExport: (String) -> Void = { _ in }
   ) throws {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try recordExcludes(in: folder)
     for name in names {
       willExport(name)
       let domain = try store.domain(named: name)
@@ -108,6 +110,25 @@ public struct DomainExport: Sendable {
         warnings.add(fileWarnings, file: shown)
       }
     }
+  }
+
+  /// The file an export into a folder leaves there when it left keys out: the key
+  /// globs, one a line, that a restore of the folder (``DomainImport/restoring(from:)``)
+  /// leaves alone in every domain, since the backup does not hold them. A hidden file,
+  /// so that no domain is named by it.
+  public static let excludedKeysFile = ".prefs-excluded"
+
+  /// Records in `folder` the keys this export leaves out (``excludedKeysFile``), or
+  /// removes an earlier record when it leaves none out, so that the record always
+  /// says what the folder's files lack.
+  public func recordExcludes(in folder: String) throws {
+    let file = folder.appendingPathComponent(Self.excludedKeysFile)
+    let patterns = excludes.map(\.pattern).filter { !$0.contains("\n") }
+    guard !patterns.isEmpty else {
+      if FileManager.default.fileExists(atPath: file) { try FileManager.default.removeItem(atPath: file) }
+      return
+    }
+    try AtomicFile.write(Data(patterns.map { $0 + "\n" }.joined().utf8), to: file)
   }
 
   /// The name of the file an export into a folder gives a domain: its name and the format's

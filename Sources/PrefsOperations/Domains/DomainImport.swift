@@ -91,6 +91,29 @@ public struct DomainImport: Sendable {
       refusals: refusals)
   }
 
+  /// The key globs the export that made the backup folder `folder` left out (its
+  /// ``DomainExport/excludedKeysFile``), none when it left none out.
+  public static func backupExcludes(in folder: String) throws -> [KeyGlob] {
+    let file = folder.appendingPathComponent(DomainExport.excludedKeysFile)
+    guard FileManager.default.fileExists(atPath: file) else { return [] }
+    guard let data = FileManager.default.contents(atPath: file) else {
+      throw PrefsError(.other(.badInput, "cannot read the record of the keys the backup left out"), file: file)
+    }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
+      .map { KeyGlob(String($0)) }
+  }
+
+  /// This import, for a restore of the backup folder `folder`: it also leaves alone,
+  /// in every domain, the keys the backup left out (``backupExcludes(in:)``), which a
+  /// replace would otherwise remove.
+  public func restoring(from folder: String) throws -> DomainImport {
+    var restore = self
+    for glob in try Self.backupExcludes(in: folder) where !restore.excludes.contains(glob) {
+      restore.excludes.append(glob)
+    }
+    return restore
+  }
+
   /// The files of a backup folder (as `export --all` writes it) that have a format's
   /// extension, sorted, each with the domain its name gives (`com.example.app.yaml`).
   public static func backupFiles(in folder: String) throws -> [(domain: String, file: String)] {

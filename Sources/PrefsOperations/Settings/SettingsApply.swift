@@ -70,7 +70,9 @@ public enum SettingsApply {
   /// changes on its own (``execute(_:force:options:dropNulls:warnings:)``): when one fails, the
   /// others are still applied, and the outcome lists each failure. What each change
   /// warns of is added to `warnings`, naming its domain; `willApply` is told of each
-  /// step before it starts.
+  /// step before it starts. What each domain was left holding is then recorded in the
+  /// snapshot (``SnapshotStore/record(written:in:)``), so that an undo can tell what
+  /// changed since.
   public static func apply(
     _ steps: [ApplyStep], sources: [String], snapshots: SnapshotStore, force: Bool = false,
     options: ReadOptions = ReadOptions(), dropNulls: Bool = false, warnings: Warnings = Warnings(),
@@ -79,7 +81,7 @@ public enum SettingsApply {
     var failures = steps.compactMap { step in step.error.map { ApplyFailure(name: step.name, error: $0) } }
     let changing = steps.filter(\.changesAnything)
     guard !changing.isEmpty else { return ApplyOutcome(snapshot: nil, applied: [], failures: failures) }
-    let snapshot = try snapshots.save(changing, sources: sources)
+    var snapshot = try snapshots.save(changing, sources: sources)
     var applied: [ApplyStep] = []
     for step in changing {
       willApply(step)
@@ -96,6 +98,11 @@ public enum SettingsApply {
       }
       warnings.add(stepWarnings, file: step.name)
     }
+    // What was written, for an undo to tell what changed since. Without the record an
+    // undo still restores, only without that check: not worth failing an applied run.
+    var written: [String: PrefDictionary?] = [:]
+    for step in applied { if let domain = step.domain { written[domain.location] = step.after } }
+    if let recorded = try? snapshots.record(written: written, in: snapshot) { snapshot = recorded }
     return ApplyOutcome(snapshot: snapshot, applied: applied, failures: failures)
   }
 

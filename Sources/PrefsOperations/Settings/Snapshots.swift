@@ -16,6 +16,16 @@ public struct Snapshot: Sendable {
     public var path: String
     /// What the domain held.
     public var saved: DomainSnapshot
+    /// What the apply wrote to the domain, `.null` when it left none; nil when that
+    /// is not known (the change failed, or the snapshot was saved by an older prefs).
+    public var written: PrefValue? = nil
+
+    /// What changed in the domain since the apply wrote it, given what it holds
+    /// `now`: none when that is what the apply wrote, or not known.
+    public func changes(since now: PrefDictionary?) -> [PrefChange] {
+      guard let written else { return [] }
+      return StructuralDiff.changes(from: written, to: now.map(PrefValue.dictionary) ?? .null)
+    }
 
     /// The domain this entry was taken of, checked against what the entry says: a
     /// domain of `store` must be at ``path`` in it, and a file named by path must be
@@ -121,6 +131,21 @@ public struct SnapshotStore: Sendable {
     }
   }
 
+  /// Records in `snapshot` what the apply wrote to each domain (`written`, by the
+  /// domain's ``PreferenceDomain/location``, nil for a domain it left none), so that
+  /// an undo can tell what changed since; returns the snapshot as saved.
+  @discardableResult
+  public func record(written: [String: PrefDictionary?], in snapshot: Snapshot) throws -> Snapshot {
+    var recorded = snapshot
+    for index in recorded.domains.indices {
+      guard let contents = written[recorded.domains[index].path] else { continue }
+      recorded.domains[index].written = contents.map(PrefValue.dictionary) ?? .null
+    }
+    try AtomicFile.write(
+      try Self.encode(recorded), to: path(of: snapshot.id, undone: snapshot.undone), newFileMode: 0o600)
+    return recorded
+  }
+
   /// Every snapshot, oldest first.
   public func list() throws -> [Snapshot] {
     guard try checkFolder(), let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
@@ -163,11 +188,23 @@ public struct SnapshotStore: Sendable {
   /// Puts every domain of `snapshot` back as it was, through the domain itself
   /// (``PreferenceDomain/restore(_:)``: a file byte for byte, under its lock and
   /// atomically; a domain that did not exist is removed), then marks it undone.
-  /// `store` is the store the domains were taken from.
-  public func restore(_ snapshot: Snapshot, in store: any DomainStore) throws {
+  /// `store` is the store the domains were taken from. A domain changed since the
+  /// apply wrote it (``Snapshot/Domain/changes(since:)``) refuses the restore, nothing
+  /// put back, with ``PrefsError/Kind/changedSinceApply(_:)``; unless `force`, which
+  /// puts it back all the same. A domain that does not read now is put back.
+  public func restore(_ snapshot: Snapshot, in store: any DomainStore, force: Bool = false) throws {
     // Every entry is checked before the first is put back.
     let domains = try snapshot.domains.map { saved in
       do { return try saved.domain(in: store) } catch let error as PrefsError { throw error.inFile(directory) }
+    }
+    if !force {
+      let changed = zip(snapshot.domains, domains).compactMap { saved, domain -> PrefsError.ChangedKeys? in
+        guard saved.written != nil else { return nil }
+        let now: PrefDictionary?
+        do { now = try domain.read(options: ReadOptions()) } catch { return nil }
+        return changedKeys(saved, now: now)
+      }
+      guard changed.isEmpty else { throw PrefsError(.changedSinceApply(changed)) }
     }
     for (saved, domain) in zip(snapshot.domains, domains) {
       try domain.restore(saved.saved)
@@ -175,6 +212,11 @@ public struct SnapshotStore: Sendable {
     if !snapshot.undone, rename(path(of: snapshot.id, undone: false), path(of: snapshot.id, undone: true)) != 0 {
       throw PrefsError(.io(.markSnapshotUndone, errno: errno), file: directory)
     }
+  }
+
+  private func changedKeys(_ saved: Snapshot.Domain, now: PrefDictionary?) -> PrefsError.ChangedKeys? {
+    let paths = saved.changes(since: now).map(\.path)
+    return paths.isEmpty ? nil : PrefsError.ChangedKeys(domain: saved.name, paths: paths)
   }
 
   private func path(of id: String, undone: Bool) -> String {
@@ -194,6 +236,12 @@ public struct SnapshotStore: Sendable {
       case .value(let contents):
         entry["mode"] = .integer(0o600)
         entry["value"] = .dictionary(contents)
+      }
+      // What the apply wrote; a domain it left none is said by `wroteNone`, as a plist holds no null.
+      switch domain.written {
+      case .dictionary(let contents)?: entry["written"] = .dictionary(contents)
+      case .some: entry["wroteNone"] = .bool(true)
+      case nil: break
       }
       return .dictionary(entry)
     }
@@ -221,7 +269,13 @@ public struct SnapshotStore: Sendable {
         } else if case .dictionary(let contents)? = d["value"] {
           saved = .value(contents)
         }
-        return Snapshot.Domain(name: name, path: path, saved: saved)
+        var written: PrefValue?
+        if case .dictionary(let contents)? = d["written"] {
+          written = .dictionary(contents)
+        } else if case .bool(true)? = d["wroteNone"] {
+          written = .null
+        }
+        return Snapshot.Domain(name: name, path: path, saved: saved, written: written)
       }, undone: undone)
   }
 }

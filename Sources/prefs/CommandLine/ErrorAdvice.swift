@@ -47,6 +47,8 @@ enum ErrorAdvice {
       return ["make it writable first (chmod u+w), or give --force to replace it keeping its mode"]
     case .ownerNotKept:
       return ["run it as that user, or give --force to replace it with a file of your own"]
+    case .changedSinceApply:
+      return ["nothing was restored; --force restores the snapshot all the same, losing those changes"]
     default:
       return []
     }

@@ -6,7 +6,10 @@ enum Apply {
     "check", long: ["check"],
     help: "Change nothing; print what differs and exit 1 when anything would change, 0 when all matches.")
   static let undo = OptionSpec(
-    "undo", long: ["undo"], help: "Restore the domains as the last apply found them, byte for byte.")
+    "undo", long: ["undo"],
+    help:
+      "Restore the domains as the last apply found them, byte for byte; refused (exit 65) when one changed since, "
+      + "unless --force.")
 
   /// From this many domains, a terminal shows which one is being applied.
   static let progressFrom = 10
@@ -25,7 +28,9 @@ enum Apply {
       or array exactly the one given; '!delete' (JSON {"$delete": true}) removes a \
       key, or the whole domain. Nothing is written when nothing changes. Before \
       writing, the affected domains are saved as a snapshot (prefs snapshots lists \
-      them; --undo restores the last one). Each domain changes atomically under its \
+      them; --undo restores the last one, and when a domain changed after the apply \
+      wrote it, lists the changed key paths and restores nothing, exit 65, unless \
+      --force). Each domain changes atomically under its \
       lock; when some fail, the others are still applied, each failure is named, and \
       the exit status is that of the first failure.
       """,
@@ -54,7 +59,7 @@ enum Apply {
       guard arguments.positionals.isEmpty else {
         throw ArgumentParser.usageError("--undo takes no FILE: it restores the last snapshot", spec)
       }
-      return try undoLast(in: arguments.store(), console)
+      return try undoLast(in: arguments.store(), force: arguments.has(Options.force), console)
     }
     guard !arguments.positionals.isEmpty else { throw ArgumentParser.usageError("missing argument FILE", spec) }
     let files = try arguments.positionals.map { try readSettings($0, arguments: arguments, console: console) }
@@ -147,14 +152,14 @@ enum Apply {
       warnings: warnings)
   }
 
-  static func undoLast(in store: any DomainStore, _ console: Console) throws -> Int32 {
+  static func undoLast(in store: any DomainStore, force: Bool, _ console: Console) throws -> Int32 {
     let snapshots = SnapshotStore()
     guard let last = try snapshots.list().last(where: { !$0.undone }) else {
       throw PrefsError(
         .other(.noInput, "no snapshot to undo"), file: snapshots.directory,
         hints: ["prefs apply saves one before each run that changes something"])
     }
-    try snapshots.restore(last, in: store)
+    try snapshots.restore(last, in: store, force: force)
     console.err("prefs: restored \(count(last.domains.count, "domain")) from snapshot \(last.id)")
     return Console.Status.success
   }

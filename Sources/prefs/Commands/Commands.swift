@@ -3,7 +3,7 @@ import PrefsKit
 /// The command table: every subcommand, in the order help lists them.
 enum Commands {
   static let all: [CommandSpec] = [
-    Convert.spec, Export.spec, Import.spec, Domains.spec, Read.spec, ReadType.spec, Write.spec, Delete.spec,
+    Convert.spec, Export.spec, Import.spec, Domains.spec, Find.spec, Read.spec, ReadType.spec, Write.spec, Delete.spec,
     Rename.spec, GetValue.spec, SetValue.spec, RemoveValue.spec, Diff.spec, Textconv.spec, Merge.spec, GitSetup.spec,
     Edit.spec, FormCommand.spec, LintCommand.spec, Apply.spec, Snapshots.spec, Capture.spec, SchemaCommand.spec,
     ProfileCommand.spec, Completions.spec,

@@ -22,7 +22,9 @@ enum Export {
       as empty, as it does for the app). With --update, an existing -o file (or each \
       file of --all) is patched rather than written anew: a YAML export kept in git \
       keeps its comments, blank lines and key order, and new keys go after their \
-      neighbours; the file keeps its own format. With several \
+      neighbours; the file keeps its own format. export --all --exclude records the \
+      globs in the folder's file .prefs-excluded, so that import --all of the folder \
+      leaves those keys alone rather than removing them. With several \
       DOMAINs the output is one settings file whose top-level keys are the domains, \
       as prefs apply takes it. The output is only ever named with -o: 'export D \
       out.plist', where out.plist does not exist, is refused with that hint.

@@ -26,7 +26,11 @@ enum Import {
       refuses every value of the wrong type instead (exit 65). A key whose value \
       changes type (8080 to "8080") is reported on standard error. --dry-run exits \
       1 when the import would change something, 0 when not, as diff does; with \
-      --all, each domain's lines follow a '# DOMAIN' line.
+      --all, each domain's lines follow a '# DOMAIN' line. A backup made by export \
+      --all --exclude records the keys it left out (the file .prefs-excluded in the \
+      folder, one glob a line), and import --all leaves those keys alone in every \
+      domain, as if given with --exclude; its --dry-run says so on a first \
+      '# left alone' line.
       """,
     arguments: [
       ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
@@ -54,13 +58,19 @@ enum Import {
       }
       let folder = arguments.positionals[0]
       let files = try DomainImport.backupFiles(in: folder)
+      let importer = try Self.importer(arguments).restoring(from: folder)
+      let kept = try DomainImport.backupExcludes(in: folder)
+      if arguments.has(dryRun), !kept.isEmpty {
+        try console.out("# left alone, as the backup left them out: \(kept.map(\.pattern).joined(separator: " "))\n")
+      }
       let progress = ProgressLine(total: files.count)
       var changed = false
       for (name, file) in files {
         progress.step(name)
         changed =
           try importFile(
-            file, into: try store.domain(named: name), arguments: arguments, console: console, label: name)
+            file, into: try store.domain(named: name), arguments: arguments, console: console, label: name,
+            importer: importer)
           || changed
       }
       progress.finish("imported \(files.count) domains from \(folder)")
@@ -82,13 +92,18 @@ enum Import {
     return arguments.has(dryRun) && changed ? Console.Status.different : Console.Status.success
   }
 
-  /// Reads `file` and stores it in `domain` by the rules of --merge and --exclude.
-  /// Returns whether the domain changes (or with --dry-run, would). `label` heads the
+  /// Reads `file` and stores it in `domain` by the rules of --merge and --exclude
+  /// (or of `importer`, when given). Returns whether the domain changes (or with --dry-run, would). `label` heads the
   /// dry run's lines when several domains are imported.
+  /// The import --merge and --exclude ask for.
+  static func importer(_ arguments: ParsedArguments) -> DomainImport {
+    DomainImport(mode: arguments.has(merge) ? .merge : .replace, excluding: arguments.excludes())
+  }
+
   @discardableResult
   static func importFile(
     _ file: String, into domain: any PreferenceDomain, arguments: ParsedArguments, console: Console,
-    label: String? = nil
+    label: String? = nil, importer: DomainImport? = nil
   ) throws -> Bool {
     if file == "-", isatty(0) == 1 {
       // Without IN, a bare `prefs import d` would otherwise just wait.
@@ -102,7 +117,7 @@ enum Import {
         .other(.badInput, "a domain is a dictionary, but this file holds \(value.kind.article) \(value.kind.rawValue)"),
         file: displayName(file))
     }
-    let importer = DomainImport(mode: arguments.has(merge) ? .merge : .replace, excluding: arguments.excludes())
+    let importer = importer ?? Self.importer(arguments)
     var incoming = importer.incoming(input)
     if let schema {
       incoming = try fit(
