@@ -44,7 +44,16 @@ import Testing
 
   @Test func aDomainSchemaReadsBackAsTheSameSchema() throws {
     #expect(try readBack(JSONSchema.forDomain(Self.rich)) == Self.rich)
-    #expect(try readBack(JSONSchema.forDomain(.userSettings)) == .userSettings)
+    // JSON Schema has no words for where the code reads a key or how its data is encoded.
+    var tutorial = Schema.userSettings
+    for index in tutorial.keys.indices {
+      tutorial.keys[index].readAt = []
+      tutorial.keys[index].writtenAt = []
+      tutorial.keys[index].encoding = nil
+      tutorial.keys[index].content = nil
+      tutorial.keys[index].decodeFallback = nil
+    }
+    #expect(try readBack(JSONSchema.forDomain(.userSettings)) == tutorial)
   }
 
   @Test func aSettingsSchemaHoldsTheSameKeysUnderItsDomain() throws {

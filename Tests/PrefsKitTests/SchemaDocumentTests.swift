@@ -33,7 +33,7 @@ import Testing
     // The sample without its comment lines and flow list is what the document holds.
     #expect(
       try Format.yaml.codec.decode(Data(text.utf8)) == Format.yaml.codec.decode(Data(sample.utf8)))
-    #expect(text.hasPrefix("description: The tutorial's user settings"))
-    #expect(text.contains("  username:\n    type: string\n    default: \"\"\n    description: "))
+    #expect(text.hasPrefix("keys:\n  username:\n    type: string\n    default: \"\"\n    read-at:\n"))
+    #expect(text.contains("  items:\n    type: data\n    encoding: json\n    content:\n      type: array\n"))
   }
 }

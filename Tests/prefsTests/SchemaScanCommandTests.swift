@@ -412,7 +412,7 @@ import Testing
   @Test func anUnknownSubcommandIsAUsageError() throws {
     let result = try TestSupport.prefs(["schema", "scna", "x"])
     #expect(result.status == 64)
-    #expect(result.stderr.hasPrefix("prefs: error: unknown subcommand 'scna' of schema; did you mean 'scan'?\n"))
+    #expect(result.stderr.hasPrefix("prefs: error: unknown schema subcommand 'scna'; did you mean 'scan'?\n"))
   }
 
   @Test func withoutTheScannerItSaysWhatToInstall() throws {

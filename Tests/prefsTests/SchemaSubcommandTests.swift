@@ -146,12 +146,16 @@ import Testing
       try TestSupport.prefs(["schema", "export", sample, "--json-schema", "-o", folder.path("s.json")]).status == 0)
     let back = try TestSupport.prefs(["schema", "export", folder.path("s.json"), "-o", folder.path("back.yaml")])
     #expect(back.status == 0, "\(back.stderr)")
-    // The same keys, types, defaults, values and descriptions as the sample.
-    #expect(try TestSupport.prefs(["diff", folder.path("back.yaml"), sample]).stdout == "")
-    #expect(try TestSupport.prefs(["diff", folder.path("back.yaml"), sample]).status == 0)
+    // The same keys, types, defaults and values as the sample; JSON Schema has no words
+    // for where the code reads a key or how its data is encoded.
+    let scanOnly = ["keys.*.read-at", "keys.*.written-at", "keys.*.encoding", "keys.*.content", "keys.*.decode-fallback"]
+    let same = try TestSupport.prefs(
+      ["diff", folder.path("back.yaml"), sample] + scanOnly.flatMap { ["--exclude", $0] })
+    #expect(same.stdout == "")
+    #expect(same.status == 0)
     // Without -o: the schema document on standard output, as JSON when asked.
     let json = try TestSupport.prefs(["schema", "export", folder.path("s.json"), "--to", "json"])
-    #expect(json.stdout.hasPrefix("{\n  \"description\": \"The tutorial's user settings"))
+    #expect(json.stdout.hasPrefix("{\n  \"keys\": {\n    \"username\": {"))
   }
 
   @Test func aJSONSchemaServesLintImportAndExport() throws {
@@ -214,7 +218,8 @@ import Testing
     #expect(bare.status == 64)
     #expect(bare.stderr.hasPrefix("prefs: error: missing argument SUBCOMMAND\nUsage: prefs schema SUBCOMMAND\n"))
     let help = try TestSupport.prefs(["help", "schema"])
-    #expect(help.stdout.contains("\nSUBCOMMANDS:\n  export                  Write a schema"))
+    #expect(help.stdout.contains("\nSUBCOMMANDS:\n  scan                    Print the schema"))
+    #expect(help.stdout.contains("\n  export                  Write a schema"))
     #expect(help.stdout.contains("\n  infer                   Write a schema of the types"))
     #expect(try TestSupport.prefs(["help", "schema", "nope"]).status == 64)
   }
