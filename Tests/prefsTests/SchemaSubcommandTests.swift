@@ -148,7 +148,9 @@ import Testing
     #expect(back.status == 0, "\(back.stderr)")
     // The same keys, types, defaults and values as the sample; JSON Schema has no words
     // for where the code reads a key or how its data is encoded.
-    let scanOnly = ["keys.*.read-at", "keys.*.written-at", "keys.*.encoding", "keys.*.content", "keys.*.decode-fallback"]
+    let scanOnly = [
+      "keys.*.read-at", "keys.*.written-at", "keys.*.encoding", "keys.*.content", "keys.*.decode-fallback",
+    ]
     let same = try TestSupport.prefs(
       ["diff", folder.path("back.yaml"), sample] + scanOnly.flatMap { ["--exclude", $0] })
     #expect(same.stdout == "")

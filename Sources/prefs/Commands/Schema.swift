@@ -7,7 +7,7 @@ enum SchemaCommand {
 
   static let spec = CommandSpec(
     name: "schema",
-    summary: "Make and convert schemas: scanned from an app's Swift sources, JSON Schema for editors, inferred from domains.",
+    summary: "Make and convert schemas: scanned from Swift sources, JSON Schema for editors, inferred from domains.",
     discussion: """
       A schema lists the keys an app reads, each with its type and fallback. \
       'prefs help schema SUBCOMMAND' explains each subcommand.

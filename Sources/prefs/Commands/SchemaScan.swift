@@ -11,27 +11,27 @@ enum SchemaScan {
     name: "schema scan",
     summary: "Print the schema of every key an app's Swift sources read.",
     discussion: """
-    Parses the Swift files given (folders are searched for .swift files) with \
-    SwiftSyntax and prints a schema: each key with its type, its fallback (left out \
-    when the read can give nil), its values when the code restricts them, its suite \
-    when read through UserDefaults(suiteName:), and where the code reads and stores \
-    it (File.swift:LINE:COL). It knows object(forKey:) as? T ?? fallback, as! T, \
-    value(forKey:), the typed getters (bool, integer, double, float, string, array, \
-    dictionary, data, url, stringArray) and their implicit fallbacks, @AppStorage \
-    and @SceneStorage (a RawRepresentable enum as its raw values), \
-    register(defaults:), functions that read the key they are passed \
-    (AppDefaults.bool(for: Key.x)), keys held in constants, static members, enums and \
-    extensions, Defaults.Key<T>(\"k\", default: d) and DefaultsKey<T>(\"k\", \
-    defaultValue: d), and property wrappers of the app's own over UserDefaults. \
-    Data written through JSONEncoder or PropertyListEncoder gets its encoding and \
-    the shape of the app's Codable type, so that lint can check it. Keys built at \
-    run time are listed under dynamic-keys; a key read with two types or two \
-    fallbacks is a warning on standard error and listed under conflicts. The \
-    schema is YAML unless --to or -o's extension says JSON; use it with lint, \
-    import and export --schema FILE. The scan is done by prefs-scan-swift, looked \
-    for beside prefs and then on the PATH; it is built where the Swift toolchain \
-    has SwiftSyntax in its host libraries.
-    """,
+      Parses the Swift files given (folders are searched for .swift files) with \
+      SwiftSyntax and prints a schema: each key with its type, its fallback (left out \
+      when the read can give nil), its values when the code restricts them, its suite \
+      when read through UserDefaults(suiteName:), and where the code reads and stores \
+      it (File.swift:LINE:COL). It knows object(forKey:) as? T ?? fallback, as! T, \
+      value(forKey:), the typed getters (bool, integer, double, float, string, array, \
+      dictionary, data, url, stringArray) and their implicit fallbacks, @AppStorage \
+      and @SceneStorage (a RawRepresentable enum as its raw values), \
+      register(defaults:), functions that read the key they are passed \
+      (AppDefaults.bool(for: Key.x)), keys held in constants, static members, enums and \
+      extensions, Defaults.Key<T>(\"k\", default: d) and DefaultsKey<T>(\"k\", \
+      defaultValue: d), and property wrappers of the app's own over UserDefaults. \
+      Data written through JSONEncoder or PropertyListEncoder gets its encoding and \
+      the shape of the app's Codable type, so that lint can check it. Keys built at \
+      run time are listed under dynamic-keys; a key read with two types or two \
+      fallbacks is a warning on standard error and listed under conflicts. The \
+      schema is YAML unless --to or -o's extension says JSON; use it with lint, \
+      import and export --schema FILE. The scan is done by prefs-scan-swift, looked \
+      for beside prefs and then on the PATH; it is built where the Swift toolchain \
+      has SwiftSyntax in its host libraries.
+      """,
     arguments: [ArgumentSpec(name: "PATH", help: "Swift files, or folders searched for .swift files.", variadic: true)],
     options: [Options.output, Options.to],
     examples: [
