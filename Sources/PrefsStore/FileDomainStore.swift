@@ -28,7 +28,7 @@ public struct FileDomainStore: DomainStore {
   public var location: String { directory }
 
   /// The store's domains, by their file names: a name that is not UTF-8 keeps its
-  /// bytes (``RawPath``), so that it can be named back to read it.
+  /// bytes (`RawPath`), so that it can be named back to read it.
   public func domainNames() throws -> [String] {
     let names = RawPath.withCString(directory) { path -> [String] in
       guard let folder = opendir(path) else { return [] }
