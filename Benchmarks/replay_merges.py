@@ -113,8 +113,9 @@ def replay(prefs, git_dir, case, folder):
         else:
             same = subprocess.run([prefs, "diff", current, files["result"]], capture_output=True, check=False)
             outcome = "equal" if same.returncode == 0 else "wrong"
-    elif 1 <= run.returncode <= 127:
-        # 1 for conflicts by value; a line merge exits with their number, as git merge-file does.
+    elif 1 <= run.returncode <= 127 and b"prefs: error:" not in run.stderr:
+        # 1 for conflicts by value; a line merge exits with their number, as git merge-file
+        # does; a refusal is an error line, whatever its status.
         outcome = "conflict"
     else:
         outcome = "refused"
