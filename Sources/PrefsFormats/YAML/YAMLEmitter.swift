@@ -264,7 +264,11 @@ final class YAMLEmitter {
 
   private func string(_ text: String, isKey: Bool) throws {
     var s = text
-    if s.utf8.contains(where: { $0 >= 0xEE }), s.withUTF8(YAMLWideCharacters.needsStandIns) {
+    // One pass over the string's own bytes (walking its UTF-8 view by index costs more).
+    let needsStandIns =
+      text.utf8.withContiguousStorageIfAvailable(YAMLWideCharacters.needsStandIns)
+      ?? s.withUTF8(YAMLWideCharacters.needsStandIns)
+    if needsStandIns {
       s = YAMLWideCharacters.standingIn(s)
       if sink.restorer == nil { sink.restorer = YAMLWideCharacters.Restorer() }
     }
