@@ -176,7 +176,7 @@ enum GitSetup {
   }
 
   /// The file's lines, without their line breaks; a line that is not UTF-8 is kept as it is.
-  private static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+  private static func splitLines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
     var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     if lines.last?.isEmpty == true { lines.removeLast() }
     return lines
@@ -193,7 +193,7 @@ enum GitSetup {
   static func setLines(
     _ wanted: [(ext: String, line: String, named: Bool)], in path: String, refusingSymlink: Bool
   ) throws -> [String] {
-    var lines = try attributesBytes(path, refusingSymlink: refusingSymlink).map(lines(of:)) ?? []
+    var lines = try attributesBytes(path, refusingSymlink: refusingSymlink).map(splitLines) ?? []
     var changes: [String] = []
     for want in wanted {
       guard let index = lines.firstIndex(where: { trimmedLine($0).flatMap(extensionOfOurLine) == want.ext }) else {
