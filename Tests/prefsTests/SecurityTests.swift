@@ -184,6 +184,21 @@ import Testing
     #expect(missing.stderr.split(separator: "\n").count == 2, "an error and a did-you-mean: \(missing.stderr)")
   }
 
+  /// A bidirectional override in a key ("Trojan Source") would show a diff line in
+  /// another order than its bytes: messages and diff lines escape it as the form does.
+  @Test func bidirectionalControlsFromFilesAreEscapedForTheTerminal() throws {
+    let folder = try TestFolder()
+    let keyed = try folder.write("k.json", #"{"admin\u202E\u2066x": 1}"#)
+    let empty = try folder.write("empty.json", "{}")
+    let diff = try TestSupport.prefs(["diff", keyed, empty])
+    #expect(diff.status == 1)
+    #expect(diff.stdout == "- admin\\u{202E}\\u{2066}x: 1\n")
+    let missing = try TestSupport.prefs(["get", empty, "a\u{202E}b"])
+    #expect(missing.status == 66)
+    #expect(!missing.stderr.unicodeScalars.contains { $0.value == 0x202E }, "\(missing.stderr)")
+    #expect(missing.stderr.contains("a\\u{202E}b"), "\(missing.stderr)")
+  }
+
   /// `--force` keeps a copy of an unreadable domain as `.bak`: a symlink planted at that
   /// name is replaced, never written through.
   @Test func theBackupOfForceReplacesASymlinkPlantedAtItsName() throws {

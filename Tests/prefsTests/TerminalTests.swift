@@ -30,6 +30,8 @@ import Testing
 
   @Test func controlCharactersAreShownNeverSent() {
     #expect(Terminal.visible("a\u{1B}[2Jb\u{07}\n\u{9B}c") == "a^[[2Jb^G\\n\\u{9B}c")
+    #expect(Terminal.visible("x\u{202E}y\u{2028}") == "x\\u{202E}y\\u{2028}")
+    #expect(TerminalText.escaped("x\u{202E}y\u{1B}\tz\n", keepingLineBreaks: true) == "x\\u{202E}y\\x1B\tz\n")
     #expect(Terminal.fit("abcdef", 4) == "abc…")
     #expect(Terminal.fit("ab", 4) == "ab  ")
     #expect(Terminal.fit("日本語", 5) == "日本…")

@@ -190,21 +190,23 @@ final class Terminal {
 }
 
 extension Terminal {
-  /// `text` safe to draw: every control character (C0, DEL and C1, which could move
-  /// the cursor or start an escape sequence) shown as `^X` or `\u{9B}`, and line breaks
-  /// as `\n`.
+  /// `text` safe to draw: every character `TerminalText.mustEscape` names shown, never
+  /// sent: line breaks and tabs as `\n`, `\r`, `\t`, other C0 controls and DEL as `^X`
+  /// (as terminals echo them), the rest as `\u{HHHH}`.
   static func visible(_ text: some StringProtocol) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
+      guard TerminalText.mustEscape(scalar) else {
+        result.unicodeScalars.append(scalar)
+        continue
+      }
       switch scalar.value {
       case 0x0A: result += "\\n"
       case 0x0D: result += "\\r"
       case 0x09: result += "\\t"
       case 0x00..<0x20: result += "^" + String(Character(Unicode.Scalar(UInt8(scalar.value) + 0x40)))
       case 0x7F: result += "^?"
-      case 0x80..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
-        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-      default: result.unicodeScalars.append(scalar)
+      default: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
       }
     }
     return result
