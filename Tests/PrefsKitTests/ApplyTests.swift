@@ -178,10 +178,12 @@ import Testing
       to: "items:\n  - {id: 1, name: a}\n  - {id: 2, name: b, done: false}\n")
     #expect(
       result == (try yaml("items:\n  - {id: 1, name: a}\n  - {id: 2, name: b, done: true}\n  - {id: 3, name: new}\n")))
-    #expect(ArrayIdentity.field(in: [[.dictionary(["name": .string("x"), "id": .integer(1)])]]) == "id")
-    #expect(ArrayIdentity.field(in: [[.dictionary(["name": .string("x")]), .string("y")]]) == nil)
+    let root = PrefKeyPath()
+    #expect(ArrayIdentity.field(in: [[.dictionary(["name": .string("x"), "id": .integer(1)])]], at: root) == ["id"])
+    #expect(ArrayIdentity.field(in: [[.dictionary(["name": .string("x")]), .string("y")]], at: root) == nil)
     // Duplicated identities are no identity.
-    #expect(ArrayIdentity.field(in: [[.dictionary(["id": .integer(1)]), .dictionary(["id": .integer(1)])]]) == nil)
+    #expect(
+      ArrayIdentity.field(in: [[.dictionary(["id": .integer(1)]), .dictionary(["id": .integer(1)])]], at: root) == nil)
   }
 
   @Test func aSettingOfAnotherKindReplacesTheValue() throws {
@@ -221,6 +223,20 @@ import Testing
         == (try yaml(
           "apps:\n  - {CFBundleIdentifier: com.a, pinned: false}\n  - {CFBundleIdentifier: com.b, pinned: true}\n"
             + "  - {CFBundleIdentifier: com.c}\n")))
+  }
+
+  /// A dotfiles repository that pins Safari in the Dock: the Dock's own tile, found by
+  /// its bundle identifier, is merged into rather than listed twice.
+  @Test func theDocksTilesAreMatchedByTheirNestedBundleIdentifier() throws {
+    let result = try apply(
+      "persistent-apps:\n  - tile-data: {bundle-identifier: com.apple.Safari, file-label: Web}\n",
+      to: "persistent-apps:\n  - {GUID: 7, tile-data: {bundle-identifier: com.apple.Safari, file-label: Safari}}\n"
+        + "  - {GUID: 8, tile-data: {bundle-identifier: com.apple.mail, file-label: Mail}}\n")
+    #expect(
+      result
+        == (try yaml(
+          "persistent-apps:\n  - {GUID: 7, tile-data: {bundle-identifier: com.apple.Safari, file-label: Web}}\n"
+            + "  - {GUID: 8, tile-data: {bundle-identifier: com.apple.mail, file-label: Mail}}\n")))
   }
 
   @Test func deleteAsAnArrayItemIsAnError() throws {

@@ -180,6 +180,21 @@ import Testing
     #expect(!Self.merge(renamed(base), renamed(current), renamed(other)).conflicts.isEmpty)
   }
 
+  /// One branch reorders a profile's payloads, the other changes one of them: its
+  /// payloads are named by their `PayloadIdentifier`, so the change lands on the
+  /// payload that moved.
+  @Test func aProfilesPayloadsMatchByPayloadIdentifier() {
+    func payload(_ id: String, _ size: Int) -> PrefValue {
+      ["PayloadIdentifier": .string(id), "PayloadType": .string(id), "size": .integer(Int64(size))]
+    }
+    let base: PrefValue = ["PayloadContent": .array([payload("dock", 40), payload("finder", 1)])]
+    let current: PrefValue = ["PayloadContent": .array([payload("finder", 1), payload("dock", 40)])]
+    let other: PrefValue = ["PayloadContent": .array([payload("dock", 48), payload("finder", 1)])]
+    let result = Self.merge(base, current, other)
+    #expect(result.conflicts.isEmpty)
+    #expect(result.value == ["PayloadContent": .array([payload("finder", 1), payload("dock", 48)])])
+  }
+
   @Test func theDocksTilesMatchByBundleIdentifierThenByGUID() {
     func app(_ id: String, guid: Int) -> PrefValue {
       ["GUID": .integer(Int64(guid)), "tile-data": ["bundle-identifier": .string(id)]]

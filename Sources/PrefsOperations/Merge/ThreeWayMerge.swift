@@ -34,16 +34,10 @@ public enum ThreeWayMerge {
     /// the first that every item of the three arrays has, with values unique in each.
     public var identityFields: [String]
 
-    /// The built-in identity fields.
-    public static let builtInIdentityFields = [
-      "id", "identifier", "uuid", "UUID", "GUID", "CFBundleIdentifier", "bundleIdentifier", "bundle-identifier",
-      "name", "key",
-    ]
-
     /// Options with these identity fields (the built-in ones when `identityFields` is nil).
     public init(arrayKeys: [(array: KeyGlob, field: [String])] = [], identityFields: [String]? = nil) {
       self.arrayKeys = arrayKeys
-      self.identityFields = identityFields ?? Self.builtInIdentityFields
+      self.identityFields = identityFields ?? ArrayIdentity.fields
     }
 
     /// Parses `KEYPATH=FIELD` as `--array-key` takes it; nil when there is no `=`.
@@ -230,32 +224,9 @@ private struct Merger {
   // MARK: Arrays matched by identity
 
   /// The identity field of three arrays of dictionaries: the one `--array-key` names
-  /// for this path, else the first built-in one every item has, unique in each array.
+  /// for this path, else a built-in one (``ArrayIdentity``).
   func identityField(_ b: [PrefValue], _ c: [PrefValue], _ o: [PrefValue], at path: PrefKeyPath) -> [String]? {
-    let all = [b, c, o]
-    guard all.contains(where: { !$0.isEmpty }), all.allSatisfy({ $0.allSatisfy { $0.dictionaryValue != nil } })
-    else { return nil }
-    let text = path.description
-    let named = (options.arrayKeys + ArrayIdentity.knownArrays).filter { $0.array.matches(text) }.map(\.field)
-    let candidates = named.isEmpty ? options.identityFields.map { [$0] } : named
-    return candidates.first { field in all.allSatisfy { Self.identities($0, field: field) != nil } }
-  }
-
-  /// Each item's identity (its field's value, as text with its kind), or nil when an
-  /// item lacks the field, holds a container there, or two items share one.
-  static func identities(_ items: [PrefValue], field: [String]) -> [String]? {
-    var seen = Set<String>()
-    var result: [String] = []
-    result.reserveCapacity(items.count)
-    for item in items {
-      guard let value = try? item.value(at: field), value.arrayValue == nil, value.dictionaryValue == nil else {
-        return nil
-      }
-      let identity = "\(value.kind.rawValue):\(value.inlineText(limit: .max))"
-      guard seen.insert(identity).inserted else { return nil }
-      result.append(identity)
-    }
-    return result
+    ArrayIdentity.field(in: [b, c, o], at: path, rules: options.arrayKeys, fields: options.identityFields)
   }
 
   /// `side` with each renamed item called by its BASE identity: where, between two
@@ -286,10 +257,10 @@ private struct Merger {
   mutating func mergeByIdentity(
     _ b: [PrefValue], _ c: [PrefValue], _ o: [PrefValue], field: [String], at path: PrefKeyPath
   ) -> [PrefValue] {
-    let bi = Self.identities(b, field: field)!
+    let bi = ArrayIdentity.identities(b, field: field)!
     // An item whose identity a side changed in place is still that item there.
-    let ci = Self.renamesUndone(Self.identities(c, field: field)!, base: bi)
-    let oi = Self.renamesUndone(Self.identities(o, field: field)!, base: bi)
+    let ci = Self.renamesUndone(ArrayIdentity.identities(c, field: field)!, base: bi)
+    let oi = Self.renamesUndone(ArrayIdentity.identities(o, field: field)!, base: bi)
     let baseItems = Dictionary(uniqueKeysWithValues: zip(bi, b))
     let currentItems = Dictionary(uniqueKeysWithValues: zip(ci, c))
     let otherItems = Dictionary(uniqueKeysWithValues: zip(oi, o))

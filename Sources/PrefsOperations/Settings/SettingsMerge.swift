@@ -68,7 +68,7 @@ public enum SettingsMerge {
       -> [PrefValue]
     {
       var result = items
-      let field = ArrayIdentity.field(in: [items, wanted])
+      let field = ArrayIdentity.field(in: [items, wanted], at: path)
       for (offset, item) in wanted.enumerated() {
         let itemSource = source.appending(index: offset)
         if let field, let identity = ArrayIdentity.identity(of: item, field: field),

@@ -35,8 +35,9 @@ enum Merge {
       diff of their items, or by an identity field (--array-key, else the \
       repository's .prefs-merge for the file --path names, else the Dock's \
       persistent-apps and persistent-others by tile-data.bundle-identifier then \
-      GUID, else the first of id, identifier, uuid, CFBundleIdentifier, name, key \
-      that every item has); an item a side added after all the others stays at \
+      GUID, a profile's PayloadContent by PayloadIdentifier then PayloadUUID, \
+      else the first of id, identifier, uuid, GUID, CFBundleIdentifier, name, key, \
+      path, URL that every item has); an item a side added after all the others stays at \
       the end. The result is written into CURRENT (or OUT) in CURRENT's format, \
       changing only the bytes of what changed. Where both sides changed the same \
       thing differently, a text file gets git's conflict markers around the \
