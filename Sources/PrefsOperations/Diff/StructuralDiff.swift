@@ -56,8 +56,10 @@ public enum StructuralDiff {
     case (.array(let a), .array(let b)):
       // Lined up as merge and the patcher line them up: removing one item is one change.
       // Removed items are named by their place in the first input, the others by
-      // their place in the second.
-      for step in ArrayAlignment.align(a, b) {
+      // their place in the second. Items with an identity (a profile's payloads, the
+      // Dock's tiles) are lined up by it, as merge matches them, so a change inside an
+      // item that also moved shows as that change.
+      for step in alignment(a, b, at: path) {
         switch step {
         case .same: break
         case .changed(let i, let j):
@@ -79,6 +81,20 @@ public enum StructuralDiff {
       }
     default:
       if old != new { result.append(PrefChange(kind: .changed, path: path, old: old, new: new)) }
+    }
+  }
+
+  /// The steps from `a` to `b`: by value, or by identity when every item of both has
+  /// one (``ArrayIdentity``). An item kept by identity is compared with its
+  /// counterpart; an item whose identity changed in place is compared too, as merge
+  /// takes it for the same item renamed.
+  private static func alignment(_ a: [PrefValue], _ b: [PrefValue], at path: PrefKeyPath) -> [ArrayAlignment.Step] {
+    guard let field = ArrayIdentity.field(in: [a, b], at: path),
+      let old = ArrayIdentity.identities(a, field: field), let new = ArrayIdentity.identities(b, field: field)
+    else { return ArrayAlignment.align(a, b) }
+    return ArrayAlignment.align(old, new).map { step in
+      guard case .same(let i, let j) = step, a[i] != b[j] else { return step }
+      return .changed(i, j)
     }
   }
 }
