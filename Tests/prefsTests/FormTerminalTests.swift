@@ -213,4 +213,39 @@ import Testing
     #expect(try setup.ended().contains("EXIT=143 STTY=same"))
     #expect(try setup.paneState() == "0 1\n")
   }
+
+  /// Ctrl-Z gives the shell its terminal as it was (main screen, cursor shown, the
+  /// settings before the form), and `fg` brings the form back with its unsaved change.
+  @Test(.enabled(if: TerminalSession.tmux != nil, "tmux is not installed"))
+  func ctrlZSuspendsAndFgComesBackToTheFormAsItWasLeft() throws {
+    let setup = try Setup()
+    defer { setup.close() }
+    try setup.write("com.example.app", "username", "ada")
+    _ = try setup.start("com.example.app --schema user-settings")
+    try setup.press("Down", "Space", showing: "[modified]")
+    try setup.session.send("C-z")
+    // bash goes on with the command line when its job stops: the terminal is checked then.
+    let stopped = try setup.ended()
+    #expect(stopped.contains("Stopped") && stopped.contains("EXIT=148 STTY=same"), "\(stopped)")
+    #expect(try setup.paneState() == "0 1\n")
+    try setup.session.type("fg")
+    try setup.session.send("Enter")
+    let back = try setup.wait(for: "[modified]")
+    #expect(back.contains(">* isAccountPrivate"), "\(back)")
+    #expect(try setup.paneState() == "1 0\n")
+    try setup.press("C-s", showing: "Saved to")
+    try setup.session.send("q")
+    // The form has ended when the shell prompts again after `fg`.
+    try setup.wait("the prompt after fg") { screen in
+      let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      return lines.firstIndex(of: "$ fg").map { lines[($0 + 1)...].contains("$") } ?? false
+    }
+    let before = setup.folder.appendingPathComponent("stty.before").path
+    // Quotes split the word, so that only the answer shows it whole.
+    try setup.session.type("[ \"$(stty -g)\" = \"$(cat '\(before)')\" ] && echo RE''STORED")
+    try setup.session.send("Enter")
+    try setup.wait(for: "RESTORED")
+    #expect(try setup.paneState() == "0 1\n")
+    #expect(try setup.read("com.example.app", "isAccountPrivate") == "0\n")
+  }
 }

@@ -22,6 +22,7 @@ final class Terminal {
   let input: Int32
   let output: Int32
   private var saved = termios()
+  private var raw = termios()
   private var undecoded: [UInt8] = []
   private var queued: [Key] = []
 
@@ -39,7 +40,7 @@ final class Terminal {
     guard tcgetattr(input, &saved) == 0 else {
       throw PrefsError(.other(.io, "cannot read the terminal's settings: \(systemErrorText())"))
     }
-    var raw = saved
+    raw = saved
     raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
     raw.c_cflag |= tcflag_t(CS8)
     // No echo, no line editing, and Ctrl-C, Ctrl-Z and Ctrl-\ arrive as keys.
@@ -58,10 +59,24 @@ final class Terminal {
         draw(String(decoding: Self.reset, as: UTF8.self))
         _ = tcsetattr(input, TCSAFLUSH, &saved)
       }
-      // The alternate screen, cleared, and the cursor hidden.
-      draw("\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[?25l")
+      draw(Self.enter)
       return try body()
     }
+  }
+
+  /// The alternate screen, cleared, and the cursor hidden.
+  private static let enter = "\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[?25l"
+
+  /// Ctrl-Z: gives the terminal back as the shell left it and stops the process, as
+  /// the terminal would have outside raw mode; once continued (`fg`), takes raw mode
+  /// and the alternate screen again. The caller draws the screen anew.
+  func suspend() {
+    draw(String(decoding: Self.reset, as: UTF8.self))
+    _ = tcsetattr(input, TCSAFLUSH, &saved)
+    // The whole process group stops, as the terminal's own Ctrl-Z stops it.
+    kill(0, SIGTSTP)
+    _ = tcsetattr(input, TCSAFLUSH, &raw)
+    draw(Self.enter)
   }
 
   /// Rows and columns; 24 by 80 when the terminal does not say.

@@ -22,7 +22,8 @@ enum FormCommand {
       (typing appends, Backspace deletes, Ctrl-U clears, Enter confirms, Esc cancels) \
       or opens a picker (arrows move, Enter picks) or a page (Esc goes back), \
       f fixes, a adds, d removes, / filters the rows, Ctrl-S saves, q quits (asking when \
-      there are unsaved changes), Ctrl-C twice quits without saving. \
+      there are unsaved changes), Ctrl-C twice quits without saving, Ctrl-Z \
+      suspends (fg comes back to the form). \
       Saving changes only the bytes of what changed, under the domain's lock, and only \
       if no other program changed the domain since the form read it; if one did, the \
       form says what changed and writes nothing. Standard input and output must be a \
@@ -111,6 +112,10 @@ struct FormScreen {
       let size = terminal.size
       terminal.draw(render(rows: size.rows, columns: size.columns))
       guard let key = try terminal.nextKey() else { return Console.Status.success }
+      if key == .control("z") {
+        terminal.suspend()
+        continue
+      }
       if let status = handle(key) { return status }
     }
   }
