@@ -192,4 +192,24 @@ import Testing
     #expect(form.hasChanges)
   }
 
+  /// After a refused save, the form takes the other program's changes and keeps its
+  /// own; where both changed one key, its own value stays and the key is named.
+  @Test func aRebaseMergesTheFormsChangesOntoWhatAnotherProgramWrote() throws {
+    let folder = try TestFolder()
+    let path = try folder.write("s.yaml", "username: ada\nisAccountPrivate: true\nringtone: Chimes\n")
+    let domain = FileDomain(path: path)
+    var form = SettingsForm(try domain.read(), schema: .userSettings, title: path, platform: .linux)
+    try form.set(.string("bo"), in: try row(form, "username"))
+    form.toggle(try row(form, "isAccountPrivate"))
+    try Data("username: cy\nisAccountPrivate: true\nringtone: Waves\n".utf8).write(to: URL(fileURLWithPath: path))
+    let refused = try form.save(to: domain)
+    #expect(refused == .changedMeanwhile(["ringtone", PrefKeyPath([.key("username")])]), "\(refused)")
+    #expect(form.rebase(onto: try domain.read()) == [PrefKeyPath([.key("username")])])
+    #expect(form.contents == ["username": "bo", "isAccountPrivate": false, "ringtone": "Waves"])
+    #expect(form.original == ["username": "cy", "isAccountPrivate": true, "ringtone": "Waves"])
+    #expect(try form.save(to: domain) == .written)
+    #expect(
+      try String(contentsOfFile: path, encoding: .utf8) == "username: bo\nisAccountPrivate: false\nringtone: Waves\n")
+  }
+
 }

@@ -214,6 +214,29 @@ import Testing
     #expect(try setup.paneState() == "0 1\n")
   }
 
+  /// Another program writes the domain while the form is open: the save is refused,
+  /// `r` merges the form's change onto what the other program wrote, and the next save
+  /// keeps both.
+  @Test(.enabled(if: TerminalSession.tmux != nil, "tmux is not installed"))
+  func aRefusedSaveMergesOntoAnotherProgramsChangeWithR() throws {
+    let setup = try Setup()
+    defer { setup.close() }
+    try setup.write("com.example.app", "username", "ada")
+    _ = try setup.start("com.example.app --schema user-settings")
+    try setup.press("Down", "Space", showing: "[modified]")
+    try setup.write("com.example.app", "ringtone", "Waves")
+    let refused = try setup.press("C-s", showing: "Not saved")
+    #expect(refused.contains("another program changed ringtone meanwhile"), "\(refused)")
+    #expect(refused.contains("r merge"), "\(refused)")
+    let merged = try setup.press("r", showing: "Took the other program's changes")
+    #expect(merged.contains("Waves"), "\(merged)")
+    try setup.press("C-s", showing: "Saved to")
+    try setup.session.send("q")
+    #expect(try setup.ended().contains("EXIT=0 STTY=same"))
+    #expect(try setup.read("com.example.app", "isAccountPrivate") == "0\n")
+    #expect(try setup.read("com.example.app", "ringtone") == "Waves\n")
+  }
+
   /// Ctrl-Z gives the shell its terminal as it was (main screen, cursor shown, the
   /// settings before the form), and `fg` brings the form back with its unsaved change.
   @Test(.enabled(if: TerminalSession.tmux != nil, "tmux is not installed"))

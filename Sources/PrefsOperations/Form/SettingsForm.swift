@@ -395,6 +395,22 @@ public struct SettingsForm: Sendable {
     originalWorking = working
     return .written
   }
+
+  /// Takes `current` (the domain as another program left it) as what the form read,
+  /// with the form's changes merged onto it as `prefs merge` merges (BASE: what the
+  /// form read; CURRENT: the form's changes; OTHER: the other program's). Where both
+  /// changed one key, the form's value stays. The domain's own page is shown again,
+  /// with the filter kept. Returns the key paths both changed.
+  public mutating func rebase(onto current: PrefDictionary?) -> [PrefKeyPath] {
+    let merged = ThreeWayMerge.merge(
+      base: .dictionary(original ?? PrefDictionary()), current: .dictionary(contents),
+      other: .dictionary(current ?? PrefDictionary()))
+    let filter = self.filter
+    self = SettingsForm(current, schema: schema, title: pages[0].title, platform: platform)
+    self.filter = filter
+    working = merged.value
+    return merged.conflicts.map(\.path)
+  }
 }
 
 extension PrefKeyPath {

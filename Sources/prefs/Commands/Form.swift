@@ -26,7 +26,9 @@ enum FormCommand {
       suspends (fg comes back to the form). \
       Saving changes only the bytes of what changed, under the domain's lock, and only \
       if no other program changed the domain since the form read it; if one did, the \
-      form says what changed and writes nothing. Standard input and output must be a \
+      form says what changed and writes nothing, and r merges the form's changes onto \
+      the domain as it is now (a key both changed keeps the form's value) for the next \
+      Ctrl-S. Standard input and output must be a \
       terminal.
       """,
     arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.")],
@@ -95,6 +97,8 @@ struct FormScreen {
   /// A line for the user: an error, what a save did, a question.
   var message: String?
   var messageIsError = false
+  /// A save found the domain changed by another program: `r` merges onto it.
+  var rebaseOffered = false
   /// The first Ctrl-C was pressed; the next one quits without saving.
   var interruptPending = false
 
@@ -194,6 +198,7 @@ struct FormScreen {
         if form.close() { selected = form.rows.firstIndex { $0.path == from } ?? 0 }
       }
     case .control("s"): save()
+    case .character("r") where rebaseOffered: rebase()
     case .character("q"):
       if form.hasChanges {
         mode = .confirmingQuit
@@ -351,16 +356,44 @@ struct FormScreen {
         let note = warnings.all.first.map { " (\($0.message))" } ?? ""
         say("Saved to \(RawPath.display(domain.location))\(note).")
       case .changedMeanwhile(let paths):
-        let names = paths.prefix(3).map(\.nameInMessages).joined(separator: ", ") + (paths.count > 3 ? ", …" : "")
         say(
-          "Not saved: another program changed \(names.isEmpty ? "the domain" : names) meanwhile; "
-            + "nothing was overwritten.", error: true)
+          "Not saved: another program changed \(Self.names(paths, else: "the domain")) meanwhile; "
+            + "r merges your changes onto it.", error: true)
+        rebaseOffered = true
+        return
       }
+      rebaseOffered = false
     } catch let error as PrefsError {
       say("Not saved: \(error.message)", error: true)
     } catch {
       say("Not saved: \(error)", error: true)
     }
+  }
+
+  /// The domain read again, with the form's changes merged onto what another program
+  /// wrote meanwhile; nothing is saved until Ctrl-S.
+  private mutating func rebase() {
+    do {
+      let current = try domain.read(options: options, warnings: Warnings())
+      let both = form.rebase(onto: current)
+      rebaseOffered = false
+      selected = min(selected, max(0, form.rows.count - 1))
+      say(
+        both.isEmpty
+          ? "Took the other program's changes and kept yours; Ctrl-S saves."
+          : "Took the other program's changes; yours kept where both changed \(Self.names(both, else: "")); "
+            + "Ctrl-S saves.", error: !both.isEmpty)
+    } catch let error as PrefsError {
+      say("Cannot read the domain again: \(error.message)", error: true)
+    } catch {
+      say("Cannot read the domain again: \(error)", error: true)
+    }
+  }
+
+  /// Up to three key paths, as messages name them.
+  private static func names(_ paths: [PrefKeyPath], else none: String) -> String {
+    guard !paths.isEmpty else { return none }
+    return paths.prefix(3).map(\.nameInMessages).joined(separator: ", ") + (paths.count > 3 ? ", …" : "")
   }
 
   private mutating func say(_ text: String, error: Bool = false) {
@@ -505,7 +538,7 @@ struct FormScreen {
     let nested = form.pages.count > 1
     let full = [
       "arrows move", "Space toggle", "Enter edit", "f fix", "/ filter", nested ? "a add" : nil,
-      nested ? "d remove" : nil, nested ? "Esc back" : nil, "^S save", "q quit",
+      nested ? "d remove" : nil, nested ? "Esc back" : nil, rebaseOffered ? "r merge" : nil, "^S save", "q quit",
     ].compactMap { $0 }
     let short = full.map { $0.replacingAll("arrows", with: "↑↓").replacingAll("Space", with: "Spc") }
       .map { $0.replacingAll("Enter", with: "⏎").replacingAll("remove", with: "del") }
