@@ -494,10 +494,10 @@ struct YAMLParser {
       warnings.add(ambiguity.message, position: ambiguity.position)
     }
     let reading = YAMLResolver.resolve(bytes, version: options.yamlVersion)
-    if keyPosition, reading != .string, reading != .merge {
+    if keyPosition, reading != .string, reading != .merge, !bytes.isEmpty {
       // The model's keys are strings: a plain key that reads as something else
       // (`1:`, `true:`, `null:`) is the string it is written as, and a patch keeps
-      // that text.
+      // that text. A key with no text at all (`? ` alone) stays a null key, refused.
       let text = String(decoding: bytes, as: UTF8.self)
       if options.warnsOfYAMLAmbiguities {
         warnings.add(
