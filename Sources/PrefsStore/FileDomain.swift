@@ -98,7 +98,12 @@ public struct FileDomain: PreferenceDomain {
       throw PrefsError(
         .noSuchDocument(selector: selector, names: [nil]), hints: ["only a YAML stream holds several documents"])
     }
-    if forEditing, let stream = try DocumentStream(data, options: options, warnings: warnings) {
+    if forEditing {
+      // Written whole, one document would replace the stream: only its own bytes may change.
+      guard let stream = try DocumentStream(data, options: options, warnings: warnings) else {
+        throw PrefsError(
+          .other(.cannotCreate, "a YAML stream that is not UTF-8 cannot be changed one document at a time"))
+      }
       let index = try stream.index(of: selector)
       return (stream.documents[index].value, stream.documents[index], (stream, index))
     }

@@ -206,6 +206,14 @@ import Testing
     #expect(
       Self.errorKind { try FileDomain(path: path).modify { $0?["x"] = 1 } }
         == .severalDocuments(names: ["Deployment/web", "Service/web", "ConfigMap/settings"]))
+    // A stream in UTF-16 is read, but never written whole for one document's change.
+    let wide = folder.path("wide.yaml")
+    try Data([0xFF, 0xFE] + Array("a: 1\n---\nb: 2\n".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+      .write(to: URL(fileURLWithPath: wide))
+    #expect(try FileDomain(path: wide, document: "1").read() == ["b": 2])
+    let before = try Data(contentsOf: URL(fileURLWithPath: wide))
+    #expect(throws: PrefsError.self) { try FileDomain(path: wide, document: "1").modify(force: true) { $0?["b"] = 3 } }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: wide)) == before)
     #expect(
       Self.errorKind { _ = try FileDomain(path: path, document: "7").read() }
         == .noSuchDocument(selector: "7", names: ["Deployment/web", "Service/web", "ConfigMap/settings"]))

@@ -230,4 +230,20 @@ import Testing
     // git diff shows YAML as its own text.
     #expect(try repo.run(["diff", "--no-color"]).stdout.contains("++<<<<<<< HEAD"))
   }
+
+  @Test(.enabled(if: MergeCommandTests.git != nil, "git is not installed"))
+  func streamsThatCannotBeLinedUpAreMergedLineByLineAsGitDoes() throws {
+    let folder = try TestFolder()
+    let base = try folder.write("base.yaml", "a: 1\n---\nb: 1\n")
+    let current = try folder.write("current.yaml", "a: 2\n---\nb: 1\n")
+    let other = try folder.write("other.yaml", "a: 1\n---\nb: 1\n---\nc: 1\n")
+    let merged = try TestSupport.prefs(["merge", current, base, other, "-o", "-", "--path", "s.yaml"])
+    #expect(merged.status == 0)
+    #expect(merged.stdout == "a: 2\n---\nb: 1\n---\nc: 1\n")
+    #expect(
+      merged.stderr
+        == "prefs: s.yaml: the YAML streams cannot be merged document by document: base, current and other hold "
+        + "2, 2 and 3 documents, and not every document has a kind and a metadata.name to match them by; "
+        + "merged line by line, as git does\n")
+  }
 }
