@@ -133,16 +133,28 @@ import Testing
       current: version(current, "current"), base: version(base, "base"), other: version(other, "other"))
   }
 
+  static func merged(_ outcome: FileMerge.Outcome) -> FileMerge.Merged? {
+    if case .merged(let merged) = outcome { return merged }
+    return nil
+  }
+
+  static func refusal(_ outcome: FileMerge.Outcome) -> FileMerge.Refusal? {
+    if case .byLines(let refusal) = outcome { return refusal }
+    return nil
+  }
+
+  static func isUnaligned(_ kind: PrefsError.Kind) -> Bool {
+    if case .unalignedDocuments = kind { return true }
+    return false
+  }
+
   @Test func streamsMergeDocumentByDocumentInCurrentsText() throws {
     let base = Self.manifests
     let current = base.replacingOccurrences(of: "replicas: 2", with: "replicas: 3")
     let other =
       base.replacingOccurrences(of: "port: 80", with: "port: 8080")
       + "---\nkind: Secret\nmetadata: {name: key}  # added\n"
-    guard case .merged(let merged) = try Self.merge(current, base, other) else {
-      Issue.record("the streams did not merge by value")
-      return
-    }
+    let merged = try #require(Self.merged(try Self.merge(current, base, other)))
     #expect(merged.result.conflicts.isEmpty && !merged.hasMarkers)
     #expect(
       Self.text(merged.data)
@@ -152,19 +164,13 @@ import Testing
     // A document OTHER removed and CURRENT left alone goes.
     let withoutService = base.replacingOccurrences(
       of: "---\n# its service\nkind: Service\nmetadata: {name: web}\nspec:\n  ports:\n    - port: 80\n...\n", with: "")
-    guard case .merged(let removed) = try Self.merge(current, base, withoutService) else {
-      Issue.record("the removal did not merge by value")
-      return
-    }
+    let removed = try #require(Self.merged(try Self.merge(current, base, withoutService)))
     #expect(!Self.text(removed.data).contains("Service") && Self.text(removed.data).contains("replicas: 3"))
   }
 
   @Test func aConflictNamesItsDocument() throws {
     let base = "a: 1\n---\nb: 1\n"
-    guard case .merged(let merged) = try Self.merge("a: 1\n---\nb: 2\n", base, "a: 1\n---\nb: 3\n") else {
-      Issue.record("the streams did not merge by value")
-      return
-    }
+    let merged = try #require(Self.merged(try Self.merge("a: 1\n---\nb: 2\n", base, "a: 1\n---\nb: 3\n")))
     #expect(merged.result.conflicts.map(\.location) == ["[1] b"])
     #expect(merged.result.conflicts.first?.document == "[1]")
     #expect(merged.hasMarkers)
@@ -173,25 +179,15 @@ import Testing
 
   @Test func streamsThatDoNotLineUpMergeByLines() throws {
     // Unnamed documents, not as many on each side.
-    guard case .byLines(let refusal) = try Self.merge("a: 1\n---\nb: 2\n", "a: 1\n", "a: 2\n") else {
-      Issue.record("unaligned streams merged by value")
-      return
-    }
-    guard case .unalignedDocuments = refusal.error.kind else {
-      Issue.record("refused as \(refusal.error.kind)")
-      return
-    }
+    let refusal = try #require(Self.refusal(try Self.merge("a: 1\n---\nb: 2\n", "a: 1\n", "a: 2\n")))
+    #expect(Self.isUnaligned(refusal.error.kind), "\(refusal.error.kind)")
     #expect(refusal.side == nil)
     // A document one side removed and the other changed.
     let base = "kind: A\nmetadata: {name: a}\nx: 1\n---\nkind: B\nmetadata: {name: b}\n"
     let changed = base.replacingOccurrences(of: "x: 1", with: "x: 2")
     let removed = "kind: B\nmetadata: {name: b}\n"
-    guard case .byLines(let deleted) = try Self.merge(changed, base, removed),
-      case .unalignedDocuments = deleted.error.kind
-    else {
-      Issue.record("a document removed and changed merged by value")
-      return
-    }
+    let deleted = try #require(Self.refusal(try Self.merge(changed, base, removed)))
+    #expect(Self.isUnaligned(deleted.error.kind), "\(deleted.error.kind)")
   }
 
   @Test func aFileDomainIsOneDocumentOfTheStream() throws {

@@ -112,7 +112,6 @@ enum Documents {
     do {
       let options = try arguments.readOptions()
       let warnings = Warnings()
-      defer { console.report(warnings, file: name) }
       let data = try ProfileSignature.unwrapped(data, name: name, console: console)
       let (documents, format) = try Format.read(
         data, declared: try arguments.inputFormat(), path: path == "-" ? nil : path, options: options,
@@ -122,6 +121,8 @@ enum Documents {
           ? try YAMLStream.read(data, options: options, warnings: warnings).values
           : [try format.readValue(data, options: options, warnings: warnings)]
       }
+      // As for one document: what reading warned of is told when it read.
+      console.report(warnings, file: name)
       keptUntilExit.append(contentsOf: documents)
       guard let selector = arguments.value(Options.document) else { return (documents, format) }
       let names = documents.map(YAMLStream.name(of:))
