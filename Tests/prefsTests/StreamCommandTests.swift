@@ -116,6 +116,11 @@ import Testing
         == "prefs: error: \(path): no document 'Service/api' among the stream's 3 (0 Deployment/web, 1 Service/web, 2 ConfigMap/settings)\n"
     )
 
+    // A domain of the store has no documents.
+    let domain = try TestSupport.prefs(["get", "com.example.app", "a", "--document", "0"], store: folder.url)
+    #expect(domain.status == 64)
+    #expect(domain.stderr.hasPrefix("prefs: error: --document picks a document of a YAML file, not of a domain"))
+
     let refused = try TestSupport.prefs(["set", path, "spec.replicas", "5"])
     #expect(refused.status == 65 && refused.stderr.hasSuffix(Self.hint), "\(refused.stderr)")
     #expect(try folder.read("k.yaml") == Self.manifests)

@@ -29,8 +29,10 @@ func namesFile(_ argument: String) -> Bool {
 extension ParsedArguments {
   /// The domain an argument of a file-first command names (see ``namesFile(_:)``).
   func fileOrDomain(_ argument: String) throws -> any PreferenceDomain {
-    namesFile(argument)
-      ? FileDomain(path: argument, document: value(Options.document)) : try store().domain(named: argument)
+    if namesFile(argument) { return FileDomain(path: argument, document: value(Options.document)) }
+    // A domain of the store is one property list: it has no documents to pick.
+    if has(Options.document) { throw PrefsError(.usage("--document picks a document of a YAML file, not of a domain")) }
+    return try store().domain(named: argument)
   }
 }
 
@@ -167,6 +169,9 @@ enum Documents {
   private static func readDomainValue(_ argument: String, arguments: ParsedArguments, console: Console) throws
     -> PrefValue
   {
+    if arguments.has(Options.document) {
+      throw PrefsError(.usage("--document picks a document of a YAML file, not of a domain"))
+    }
     let domain = try arguments.store().domain(named: argument)
     guard let contents = try readDomain(domain, arguments: arguments, console: console) else {
       throw missingDomain(domain, in: arguments.store())
