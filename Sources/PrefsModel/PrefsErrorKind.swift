@@ -19,6 +19,17 @@ extension PrefsError {
     case aliasBudget(limit: Int)
     /// The input is larger than `limit` bytes: `size` bytes, or (from a pipe) more.
     case inputTooLarge(size: Int?, limit: Int)
+    /// A YAML stream holds several documents where one is expected: each document's
+    /// name (`Kind/name`, from `kind` and `metadata.name`) or nil, in order. With
+    /// `target`, the format asked for holds one document.
+    case severalDocuments(names: [String?], target: String? = nil)
+    /// No document of a YAML stream is the one `selector` picks (an index from 0, or
+    /// `Kind/name`); `names` are the stream's, as in ``severalDocuments(names:target:)``.
+    case noSuchDocument(selector: String, names: [String?])
+    /// The documents of three YAML streams cannot be lined up for a merge: `problem`
+    /// says why (not all named and not as many, or a document one side removed and
+    /// the other changed).
+    case unalignedDocuments(problem: String)
     /// A file named as a property list holds JSON, and reading it as a plist failed
     /// with `cause`.
     case jsonInPlistFile(cause: Kind)
@@ -246,12 +257,13 @@ extension PrefsError.Kind {
   public var category: PrefsError.Category {
     switch self {
     case .syntax, .duplicateKey, .tooDeep, .aliasBudget, .inputTooLarge, .null, .domainNotDictionary,
+      .severalDocuments, .unalignedDocuments,
       .unrepresentable, .nonFiniteReal, .writerFailed, .invalidValue, .typeMismatch, .invalidData, .ambiguousData,
       .schema, .settings, .profile, .payloadRefused, .notASnapshot, .conflictMarkers, .untrusted,
       .changedSinceApply:
       .badInput
     case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): cause.category
-    case .noSuchKey, .noSuchIndex, .notAContainer, .notFound: .noInput
+    case .noSuchKey, .noSuchIndex, .notAContainer, .notFound, .noSuchDocument: .noInput
     case .isDirectory(let writing): writing ? .cannotCreate : .noInput
     case .io(let operation, let code):
       // A file that may not be read is missing input, not a failing disk.
@@ -273,6 +285,14 @@ extension PrefsError.Kind {
       return problem
     case .payloadRefused(let path, let problem): return "\(path.nameInMessages): \(problem)"
     case .duplicateKey(let key): return "duplicate key \"\(key)\""
+    case .severalDocuments(let names, let target):
+      let count = "\(names.count) YAML documents (\(Self.documentList(names)))"
+      guard let target else { return "several documents where one is expected: \(count)" }
+      return "\(count), and a \(target) file holds one"
+    case .noSuchDocument(let selector, let names):
+      return "no document '\(selector)' among the stream's \(names.count) (\(Self.documentList(names)))"
+    case .unalignedDocuments(let problem): return "the YAML streams cannot be merged document by document: \(problem)"
+
     case .null(let path): return "null at \(path.nameInMessages) has no plist form"
     case .tooDeep(let limit, let detail):
       return "nesting deeper than \(limit) levels" + (detail.map { " (\($0))" } ?? "")
@@ -349,5 +369,14 @@ extension PrefsError {
     _ problem: String, format: String, stage: SyntaxStage, position: SourcePosition? = nil, hints: [String] = []
   ) -> PrefsError {
     PrefsError(.syntax(format: format, stage: stage, problem: problem), position: position, hints: hints)
+  }
+}
+
+extension PrefsError.Kind {
+  /// A stream's documents as messages list them: `0 Deployment/web, 1 Service/web, 2`,
+  /// the first ten of them.
+  static func documentList(_ names: [String?]) -> String {
+    let shown = names.prefix(10).enumerated().map { index, name in name.map { "\(index) \($0)" } ?? "\(index)" }
+    return shown.joined(separator: ", ") + (names.count > 10 ? ", … \(names.count - 1)" : "")
   }
 }

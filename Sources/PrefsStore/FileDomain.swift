@@ -15,11 +15,14 @@ public struct FileDomain: PreferenceDomain {
   public let newFileMode: mode_t
   /// Whether a missing folder is created (mode 0700) on the first write, as the store's is.
   public let createsFolder: Bool
+  /// The document of a YAML stream the domain is (an index from 0, or `Kind/name`):
+  /// a change patches that document's bytes alone. Nil: the file holds one document.
+  public let document: String?
 
   /// A domain in the file at `path`, called `name` in messages.
   public init(
     path: String, name: String? = nil, newFileFormat: Format? = nil, newFileMode: mode_t = 0o644,
-    createsFolder: Bool = false
+    createsFolder: Bool = false, document: String? = nil
   ) {
     self.path = path
     self.name = name ?? path
@@ -27,6 +30,7 @@ public struct FileDomain: PreferenceDomain {
     self.newFileFormat = newFileFormat ?? (byExtension?.isWritable == true ? byExtension! : .xml)
     self.newFileMode = newFileMode
     self.createsFolder = createsFolder
+    self.document = document
   }
 
   public var location: String { path }
@@ -47,7 +51,7 @@ public struct FileDomain: PreferenceDomain {
   /// The file's contents and format, or nil when there is no file. `forEditing` reads a
   /// text file with its source map, for writing changes back into its text.
   func load(options: ReadOptions, forEditing: Bool = false, warnings: Warnings = Warnings()) throws -> (
-    contents: PrefDictionary, format: Format, document: TextDocument?
+    contents: PrefDictionary, format: Format, document: TextDocument?, stream: (DocumentStream, index: Int)?
   )? {
     var info = stat()
     guard RawPath.withCString(path, { stat($0, &info) }) == 0 else {
@@ -60,13 +64,18 @@ public struct FileDomain: PreferenceDomain {
     if data.dropFirst(TextEncoding.utf8MarkLength(data)).allSatisfy({
       $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09
     }) {
-      return (PrefDictionary(), newFileFormat, nil)
+      return (PrefDictionary(), newFileFormat, nil, nil)
     }
     do {
       var document: TextDocument?
+      var stream: (DocumentStream, index: Int)?
       let value: PrefValue
       let format: Format
-      if forEditing {
+      if let selector = self.document {
+        (value, document, stream) = try load(
+          selector, of: data, options: options, forEditing: forEditing, warnings: warnings)
+        format = .yaml
+      } else if forEditing {
         (value, format, document) = try TextDocument.read(data, path: path, options: options, warnings: warnings)
       } else {
         (value, format) = try Format.read(data, path: path, options: options, warnings: warnings)
@@ -74,10 +83,32 @@ public struct FileDomain: PreferenceDomain {
       guard case .dictionary(let dict) = value else {
         throw PrefsError(.domainNotDictionary(holds: value.kind))
       }
-      return (dict, format, document)
+      return (dict, format, document, stream)
     } catch let error as PrefsError {
       throw error.inFile(path)
     }
+  }
+
+  /// The document `selector` picks in the YAML stream `data`, with the stream to
+  /// patch it in when `forEditing`.
+  private func load(_ selector: String, of data: Data, options: ReadOptions, forEditing: Bool, warnings: Warnings)
+    throws -> (PrefValue, TextDocument?, (DocumentStream, index: Int)?)
+  {
+    guard Format.detect(data, path: path) ?? .yaml == .yaml else {
+      throw PrefsError(
+        .noSuchDocument(selector: selector, names: [nil]), hints: ["only a YAML stream holds several documents"])
+    }
+    if forEditing {
+      // Written whole, one document would replace the stream: only its own bytes may change.
+      guard let stream = try DocumentStream(data, options: options, warnings: warnings) else {
+        throw PrefsError(
+          .other(.cannotCreate, "a YAML stream that is not UTF-8 cannot be changed one document at a time"))
+      }
+      let index = try stream.index(of: selector)
+      return (stream.documents[index].value, stream.documents[index], (stream, index))
+    }
+    let stream = try YAMLStream.read(data, options: options, warnings: warnings)
+    return (stream.documents[try stream.index(of: selector)].value, nil, nil)
   }
 
   /// The file's bytes and mode, or ``DomainSnapshot/missing`` when there is no file.
@@ -124,6 +155,7 @@ public struct FileDomain: PreferenceDomain {
     var format = newFileFormat
     var corrupt: Data?
     var document: TextDocument?
+    var stream: (DocumentStream, index: Int)?
     // A key a dictionary gives twice (read under `allowDuplicateKeys`) has no one place
     // to patch: such a file is written anew, each key once with its last value.
     var dropsDuplicates = false
@@ -136,12 +168,15 @@ public struct FileDomain: PreferenceDomain {
         before = loaded.contents
         format = loaded.format
         document = loaded.document
+        stream = loaded.stream
         if options.allowDuplicateKeys, document?.map.hasDuplicateKeys == true {
           document = nil
           dropsDuplicates = true
         }
       }
     } catch let error as PrefsError where error.category == .badInput {
+      // A stream read as one document is not broken: it wants a document picked.
+      if case .severalDocuments = error.kind { throw error }
       guard force else {
         var refusal = error
         refusal.kind = .unreadableDomain(backup: path + ".bak", cause: error.kind)
@@ -174,15 +209,22 @@ public struct FileDomain: PreferenceDomain {
         // when nothing did).
         let patch = try document.patched(to: .dictionary(after), warnings: warnings)
         for note in patch.notes { warnings.add(note) }
-        if patch.changed { try file.write(patch.data, newFileMode: newFileMode, force: force) }
+        // In a stream, the other documents keep their bytes.
+        let data = stream.map { $0.replacing([$1: patch.data]) } ?? patch.data
+        if patch.changed { try file.write(data, newFileMode: newFileMode, force: force) }
       } else if after != before || corrupt != nil || before == nil {
         if dropsDuplicates {
           warnings.add(
             "written anew without its duplicate keys (the last value of each kept); its comments and layout were not kept"
           )
         }
-        try file.write(newFileMode: newFileMode, force: force) { writer in
-          try format.codec.write(.dictionary(after), to: writer, options: WriteOptions(), warnings: warnings)
+        if let (stream, index) = stream {
+          let written = try format.codec.encode(.dictionary(after), options: WriteOptions(), warnings: warnings)
+          try file.write(stream.replacing([index: written]), newFileMode: newFileMode, force: force)
+        } else {
+          try file.write(newFileMode: newFileMode, force: force) { writer in
+            try format.codec.write(.dictionary(after), to: writer, options: WriteOptions(), warnings: warnings)
+          }
         }
       }
     } else if before != nil || corrupt != nil {

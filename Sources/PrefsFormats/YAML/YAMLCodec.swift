@@ -8,8 +8,10 @@ import PrefsText
 /// explicit tags of the contract (`!!str !!int !!float !!bool !!null !!timestamp
 /// !!binary !!map !!seq` and `!uid`), follows anchors, aliases and `<<` merge keys
 /// within ``ReadOptions/maxAliasExpansion`` and ``ReadOptions/maxDepth``, reads a null
-/// (`key:`, `~`, `null`, `!!null`) as ``PrefValue/null``, and refuses duplicate and
-/// non-string keys, unknown tags and more than one document, each with its line and column.
+/// (`key:`, `~`, `null`, `!!null`) as ``PrefValue/null``, reads a plain key that is
+/// not a string (`1:`, `true:`) as its text, and refuses duplicate and non-scalar
+/// keys, unknown tags and more than one document (``YAMLStream`` reads those), each
+/// with its line and column.
 ///
 /// Writing uses block style with a 2-space indent, quotes a string whenever YAML 1.1 or
 /// 1.2 would read it as something else, writes multi-line strings as literal blocks

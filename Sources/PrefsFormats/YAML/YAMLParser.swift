@@ -114,7 +114,19 @@ struct YAMLParser {
 
   /// Reads exactly one document from the stream; `!json`/`!plist` structures are left
   /// as placeholders for the pass after reading when ``ReadOptions/embeddedData`` is given.
+  /// A stream of several documents is refused, naming them.
   mutating func document(from stream: YAMLEventStream) throws -> PrefValue {
+    let documents = try self.documents(from: stream)
+    guard documents.count == 1 else {
+      throw documents[1].mark.error(.severalDocuments(names: documents.map { YAMLStream.name(of: $0.value) }))
+    }
+    return documents[0].value
+  }
+
+  /// Every document of the stream, in order, with the byte offset of its start (its
+  /// directives, or its `---`; the first document's content for an implicit one).
+  /// An empty stream is refused: it holds no value to read.
+  mutating func documents(from stream: YAMLEventStream) throws -> [(value: PrefValue, start: Int, mark: YAMLMark)] {
     var event = try stream.next()
     guard event.pointee.type == YAML_STREAM_START_EVENT else {
       throw mark(event).error("expected the start of a YAML stream")
@@ -123,21 +135,24 @@ struct YAMLParser {
     if event.pointee.type == YAML_STREAM_END_EVENT {
       throw mark(event).error("empty document: no value to read")
     }
-    guard event.pointee.type == YAML_DOCUMENT_START_EVENT else {
-      throw mark(event).error("expected a YAML document")
+    var documents: [(value: PrefValue, start: Int, mark: YAMLMark)] = []
+    while event.pointee.type != YAML_STREAM_END_EVENT {
+      guard event.pointee.type == YAML_DOCUMENT_START_EVENT else {
+        throw mark(event).error("expected a YAML document")
+      }
+      let start = offsets.byteOffset(event.pointee.start_mark)
+      let at = mark(event)
+      // Anchors belong to their document.
+      anchors = [:]
+      let (root, _) = try node(from: stream)
+      event = try stream.next()
+      guard event.pointee.type == YAML_DOCUMENT_END_EVENT else {
+        throw mark(event).error("expected the end of the document")
+      }
+      documents.append((root, start, at))
+      event = try stream.next()
     }
-    let (root, _) = try node(from: stream)
-    event = try stream.next()
-    guard event.pointee.type == YAML_DOCUMENT_END_EVENT else {
-      throw mark(event).error("expected the end of the document")
-    }
-    event = try stream.next()
-    if event.pointee.type == YAML_DOCUMENT_START_EVENT {
-      throw mark(event).error(
-        "several documents where one is expected",
-        hints: ["split the file, or keep only one '---' document"])
-    }
-    return root
+    return documents
   }
 
   // MARK: Nodes
@@ -400,6 +415,16 @@ struct YAMLParser {
     }
   }
 
+  /// What a plain scalar's reading is, as a warning of a key names it: `an integer`, `null`.
+  private static func named(_ reading: YAMLPlainReading) -> String {
+    switch reading {
+    case .scalar(let value): "\(value.kind.article) \(value.kind.rawValue)"
+    case .null: "null"
+    case .string, .merge: "a string"
+    case .invalid: "a number or date out of range"
+    }
+  }
+
   /// A kind as a merge key's refusal names it: `a string`, `null`.
   private static func named(_ kind: PrefValue.Kind) -> String {
     kind == .null ? "null" : "a \(kind.rawValue)"
@@ -468,7 +493,20 @@ struct YAMLParser {
     {
       warnings.add(ambiguity.message, position: ambiguity.position)
     }
-    switch YAMLResolver.resolve(bytes, version: options.yamlVersion) {
+    let reading = YAMLResolver.resolve(bytes, version: options.yamlVersion)
+    if keyPosition, reading != .string, reading != .merge, !bytes.isEmpty {
+      // The model's keys are strings: a plain key that reads as something else
+      // (`1:`, `true:`, `null:`) is the string it is written as, and a patch keeps
+      // that text. A key with no text at all (`? ` alone) stays a null key, refused.
+      let text = String(decoding: bytes, as: UTF8.self)
+      if options.warnsOfYAMLAmbiguities {
+        warnings.add(
+          "the key \(text) is \(Self.named(reading)) for YAML readers; read as the string \"\(text)\" (quote it to say so)",
+          position: at.position)
+      }
+      return (.string(text), false)
+    }
+    switch reading {
     case .string: return (.string(String(decoding: bytes, as: UTF8.self)), false)
     case .null: return (.null, false)
     case .scalar(let value): return (value, false)

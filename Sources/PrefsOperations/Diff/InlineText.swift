@@ -57,8 +57,15 @@ extension PrefValue {
 extension PrefChange {
   /// The change on one line: `~ path: old -> new`, `+ path: new`, `- path: old`;
   /// a change of type names both types.
-  public var line: String {
-    let location = path.nameInMessages
+  public var line: String { line(location: path.nameInMessages) }
+
+  /// ``line`` for a change in the document of a stream that `document` names
+  /// (`[2]`, `[Deployment/web]`): `~ [2] spec.replicas: 2 -> 3`.
+  public func line(inDocument document: String) -> String {
+    line(location: path.components.isEmpty ? document : document + " " + path.description)
+  }
+
+  private func line(location: String) -> String {
     switch kind {
     case .added: return "+ \(location): \(new!.inlineText())"
     case .removed: return "- \(location): \(old!.inlineText())"

@@ -8,7 +8,8 @@ import PrefsText
 /// by value (``ThreeWayMerge``, written into CURRENT's text by ``ConflictMarkers``)
 /// when all three versions read and the result can be written in CURRENT's format;
 /// else why not (``Refusal``), so that the caller merges the lines instead, as git
-/// itself would. ``isBinary(_:)`` says when git could not merge lines either.
+/// itself would. YAML streams of several documents merge document by document
+/// (``StreamMerge``). ``isBinary(_:)`` says when git could not merge lines either.
 public enum FileMerge {
   /// One of the three versions of the file.
   public struct Version: Sendable {
@@ -50,7 +51,8 @@ public enum FileMerge {
 
   /// A merge by value.
   public struct Merged: Sendable {
-    /// The merged value and its conflicts.
+    /// The merged value and its conflicts; for YAML streams, the merged documents as
+    /// an array, and the conflicts of each naming their document.
     public let result: ThreeWayMerge.Result
     /// CURRENT's format, which the bytes are in.
     public let format: Format
@@ -81,6 +83,13 @@ public enum FileMerge {
     options: ThreeWayMerge.Options = ThreeWayMerge.Options(), labels: ConflictMarkers.Labels = .init(),
     dropNulls: Bool = false, warnings: Warnings = Warnings()
   ) throws -> Outcome {
+    // YAML streams of several documents merge document by document.
+    if let streams = try StreamMerge.merge(
+      current: current, base: base, other: other, readOptions: readOptions, options: options, labels: labels,
+      warnings: warnings)
+    {
+      return streams
+    }
     let value: PrefValue
     let format: Format
     let document: TextDocument?

@@ -24,6 +24,9 @@ public struct MergeConflict: Sendable, Equatable {
   /// For a key CURRENT removed: the key before it in OTHER that the merged dictionary
   /// has, so that OTHER's entry can be shown where it would go.
   let precedingKey: String?
+  /// In a YAML stream, the document the conflict is in, as ``DocumentAlignment`` labels
+  /// it (`[2]`, `[Deployment/web]`); ``path`` is then within that document.
+  public internal(set) var document: String? = nil
 
   init(
     path: PrefKeyPath, items: Range<Int>? = nil, base: PrefValue?, current: PrefValue?, other: PrefValue?,
@@ -40,6 +43,12 @@ public struct MergeConflict: Sendable, Equatable {
   /// The key path to show: ``path``, and for a run of items the position of its first
   /// item (`list.3`), or of its first and last (`list.3-5`).
   public var location: String {
+    guard let document else { return locationInDocument }
+    return path.components.isEmpty && items == nil ? document : document + " " + locationInDocument
+  }
+
+  /// ``location`` within the conflict's document.
+  private var locationInDocument: String {
     var shown = path
     if let items {
       shown = path.appending(index: items.lowerBound)

@@ -44,6 +44,16 @@ public struct LintFinding: Sendable, Equatable, CustomStringConvertible {
       .error, file: file, position: error.position, message: error.message, hints: error.hints, kind: error.kind)
   }
 
+  /// The finding `lines` lines further down: where it is in a stream whose document
+  /// starts there.
+  func movedDown(by lines: Int) -> LintFinding {
+    var moved = self
+    if case .lineColumn(let line, let column)? = position {
+      moved.position = .lineColumn(line: line + lines, column: column)
+    }
+    return moved
+  }
+
   /// `FILE:LINE:COL: message`, `FILE: at byte N: message`, `FILE: keypath: message`
   /// or `FILE: message`; a key path follows the position where the file has lines
   /// (`FILE:LINE:COL: keypath: message`).
@@ -53,7 +63,8 @@ public struct LintFinding: Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-/// `prefs lint`: checks one document and returns what it finds; prints nothing.
+/// `prefs lint`: checks one document, or each document of a YAML stream, and returns
+/// what it finds; prints nothing.
 public enum Lint {
   /// The findings for `data`, named `file` in them: the first syntax error of any
   /// format (with its position, and then nothing else); every plain YAML scalar that
@@ -79,6 +90,19 @@ public enum Lint {
       (value, _, document) = try TextDocument.read(
         data, declared: declared, path: path, options: options, warnings: warnings)
     } catch let error as PrefsError {
+      if case .severalDocuments = error.kind, let stream = try? YAMLStream.read(data, options: options) {
+        // A YAML stream is checked document by document, each finding at its line in the stream.
+        let text = [UInt8](data)
+        return stream.documents.flatMap { document in
+          guard case .lineColumn(let line, _) = SourcePosition.of(offset: document.range.lowerBound, in: text) else {
+            return [LintFinding]()
+          }
+          return check(
+            Data(text[document.range]), file: file, path: path, declared: .yaml, options: options, schema: schema,
+            schemas: schemas, domain: domain
+          ).map { $0.movedDown(by: line - 1) }
+        }
+      }
       return [LintFinding(error, file: file)]
     } catch {
       return [LintFinding(.error, file: file, message: "\(error)")]

@@ -41,6 +41,8 @@ enum ErrorAdvice {
         "for the bytes \(text) in hex, give -data \(text); "
           + "for what it means in base64, give those bytes in hex: -data \(hexBytes(base64))"
       ]
+    case .severalDocuments:
+      return ["convert, get, set and remove pick one with --document N (from 0) or --document KIND/NAME"]
     case .noSuchKey(_, _, _, needsParents: true):
       return ["-p creates missing dictionaries on the way"]
     case .readOnly:

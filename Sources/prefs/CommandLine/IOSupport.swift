@@ -29,7 +29,10 @@ func namesFile(_ argument: String) -> Bool {
 extension ParsedArguments {
   /// The domain an argument of a file-first command names (see ``namesFile(_:)``).
   func fileOrDomain(_ argument: String) throws -> any PreferenceDomain {
-    namesFile(argument) ? FileDomain(path: argument) : try store().domain(named: argument)
+    if namesFile(argument) { return FileDomain(path: argument, document: value(Options.document)) }
+    // A domain of the store is one property list: it has no documents to pick.
+    if has(Options.document) { throw PrefsError(.usage("--document picks a document of a YAML file, not of a domain")) }
+    return try store().domain(named: argument)
   }
 }
 
@@ -88,12 +91,87 @@ enum Documents {
     }
   }
 
+  /// The documents of the file at `path` (`-` is standard input), read as
+  /// ``read(_:arguments:console:)`` reads one: every document of a YAML stream, in
+  /// order; one for any other format. With `--document`, only the one it picks.
+  static func readDocuments(_ path: String, arguments: ParsedArguments, console: Console) throws -> (
+    documents: [PrefValue], format: Format
+  ) {
+    let name = displayName(path)
+    do {
+      let data = try InputFile.read(path, limit: try arguments.readOptions().maxInputBytes)
+      return try parseDocuments(data, from: path, arguments: arguments, console: console)
+    } catch let error as PrefsError {
+      throw error.category == .usage ? error : error.inFile(name)
+    }
+  }
+
+  /// ``readDocuments(_:arguments:console:)`` of bytes already read.
+  static func parseDocuments(_ data: Data, from path: String, arguments: ParsedArguments, console: Console) throws
+    -> (documents: [PrefValue], format: Format)
+  {
+    let name = displayName(path)
+    do {
+      let options = try arguments.readOptions()
+      let warnings = Warnings()
+      let data = try ProfileSignature.unwrapped(data, name: name, console: console)
+      let (documents, format) = try Format.read(
+        data, declared: try arguments.inputFormat(), path: path == "-" ? nil : path, options: options,
+        warnings: warnings
+      ) { format, warnings in
+        format == .yaml
+          ? try YAMLStream.read(data, options: options, warnings: warnings).values
+          : [try format.readValue(data, options: options, warnings: warnings)]
+      }
+      // As for one document: what reading warned of is told when it read.
+      console.report(warnings, file: name)
+      keptUntilExit.append(contentsOf: documents)
+      guard let selector = arguments.value(Options.document) else { return (documents, format) }
+      let names = documents.map(YAMLStream.name(of:))
+      guard let index = YAMLStream.index(of: selector, in: names) else {
+        throw PrefsError(.noSuchDocument(selector: selector, names: names))
+      }
+      return ([documents[index]], format)
+    } catch let error as PrefsError {
+      throw error.category == .usage ? error : error.inFile(name)
+    }
+  }
+
+  /// The one document of the file at `path`, read as ``readDocuments(_:arguments:console:)``
+  /// reads them: a stream of several is refused, naming its documents.
+  static func readOneDocument(_ path: String, arguments: ParsedArguments, console: Console) throws -> PrefValue {
+    let (documents, _) = try readDocuments(path, arguments: arguments, console: console)
+    guard documents.count == 1 else {
+      throw PrefsError(.severalDocuments(names: documents.map(YAMLStream.name(of:))), file: displayName(path))
+    }
+    return documents[0]
+  }
+
   /// A file (or `-`) by the input rules, or a domain of the store, for the commands
   /// that take either (`diff`, `get`).
   static func readFileOrDomain(_ argument: String, arguments: ParsedArguments, console: Console) throws
     -> PrefValue
   {
-    if namesFile(argument) { return try read(argument, arguments: arguments, console: console).0 }
+    if namesFile(argument) { return try readOneDocument(argument, arguments: arguments, console: console) }
+    return try readDomainValue(argument, arguments: arguments, console: console)
+  }
+
+  /// The documents of a file (or `-`), or a domain of the store as one document, for
+  /// `diff`.
+  static func readDocumentsOfFileOrDomain(_ argument: String, arguments: ParsedArguments, console: Console) throws
+    -> [PrefValue]
+  {
+    if namesFile(argument) { return try readDocuments(argument, arguments: arguments, console: console).documents }
+    return [try readDomainValue(argument, arguments: arguments, console: console)]
+  }
+
+  /// The contents of the domain of the store called `argument`.
+  private static func readDomainValue(_ argument: String, arguments: ParsedArguments, console: Console) throws
+    -> PrefValue
+  {
+    if arguments.has(Options.document) {
+      throw PrefsError(.usage("--document picks a document of a YAML file, not of a domain"))
+    }
     let domain = try arguments.store().domain(named: argument)
     guard let contents = try readDomain(domain, arguments: arguments, console: console) else {
       throw missingDomain(domain, in: arguments.store())

@@ -14,6 +14,10 @@ enum Options {
   static let output = OptionSpec(
     "output", long: ["output"], short: ["o"], arity: .one, kind: .path,
     help: "Write to FILE, atomically (- is standard output, the default).")
+  static let document = OptionSpec(
+    "document", long: ["document"], arity: .one, kind: .text(placeholder: "N|KIND/NAME"),
+    help: "In a YAML stream of several documents, the one to use: its index from 0 (-1 is the last), "
+      + "or its kind and metadata.name (Deployment/web).")
   static let sortKeys = OptionSpec(
     "sort-keys", long: ["sort-keys"], help: "Sort dictionary keys by code point.")
   static let plain = OptionSpec(

@@ -19,11 +19,13 @@ enum GetValue {
       A scalar is printed raw (booleans as true and false, data as hex, in lines on a \
       terminal), a dictionary or array as YAML; --to prints the value in that format. \
       -o FILE always writes the file, in the format --to or its extension gives. \
-      A missing key exits 66.
+      A missing key exits 66. In a YAML stream of several documents, --document \
+      picks one (its index from 0, or KIND/NAME); without it, get lists them and exits 65.
       """,
     arguments: [fileArgument, keyPathArgument],
     options: [
-      Options.to, Options.output, Options.from, Options.dropNulls, Options.yamlVersion, Options.allowDuplicateKeys,
+      Options.to, Options.output, Options.from, Options.document, Options.dropNulls, Options.yamlVersion,
+      Options.allowDuplicateKeys,
       Options.defaultsDir,
     ],
     examples: [
@@ -74,11 +76,14 @@ enum SetValue {
       string. An index equal to an array's length appends. A key path that would \
       nest the value deeper than the readers' limit of 512 levels is refused. A \
       missing file is an error unless --create makes it (in the format of its \
-      extension). FILE - patches standard input the same way onto standard output.
+      extension). FILE - patches standard input the same way onto standard output. \
+      In a YAML stream of several documents, --document picks the one to change \
+      (its index from 0, or KIND/NAME), and the other documents keep their bytes.
       """,
     arguments: [fileArgument, keyPathArgument, ArgumentSpec(name: "VALUE", help: "The new value.")],
     options: [Options.type] + Options.scalarTypeWords + [
-      createParents, create, Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir,
+      createParents, create, Options.document, Options.force, Options.dropNulls, Options.allowDuplicateKeys,
+      Options.defaultsDir,
     ],
     examples: [
       ("prefs set settings.plist window.width 1024 --type integer", "Set a nested integer."),
@@ -121,8 +126,13 @@ enum RemoveValue {
   static let spec = CommandSpec(
     name: "remove",
     summary: "Remove the value at a key path, like plutil -remove.",
+    discussion: """
+      Only the bytes of the entry go: comments, order and layout stay. In a YAML \
+      stream of several documents, --document picks the one to change (its index \
+      from 0, or KIND/NAME), and the other documents keep their bytes.
+      """,
     arguments: [fileArgument, keyPathArgument],
-    options: [Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [Options.document, Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir],
     examples: [("prefs remove settings.json items.2", "Remove the third item.")],
     run: run)
 
@@ -141,6 +151,9 @@ private func editFile(
   _ arguments: ParsedArguments, _ console: Console, creating: Bool = false,
   _ change: (PrefValue) throws -> PrefValue
 ) throws {
+  if arguments.positionals[0] == "-", let selector = arguments.value(Options.document) {
+    return try editStandardInputDocument(selector, arguments, console, change)
+  }
   if arguments.positionals[0] == "-" {
     let (value, format, document) = try Documents.read("-", arguments: arguments, console: console, mapped: true)
     let changed: PrefValue
@@ -173,5 +186,26 @@ private func editFile(
     } catch let error as PrefsError {
       throw error.inFile(domain.name)
     }
+  }
+}
+
+/// Changes the document `selector` picks in the YAML stream on standard input, and
+/// writes the stream to standard output, the other documents byte for byte.
+private func editStandardInputDocument(
+  _ selector: String, _ arguments: ParsedArguments, _ console: Console, _ change: (PrefValue) throws -> PrefValue
+) throws {
+  let name = displayName("-")
+  try inFile(name) {
+    let options = try arguments.readOptions()
+    let data = try InputFile.read("-", limit: options.maxInputBytes)
+    let warnings = Warnings()
+    defer { console.report(warnings, file: name) }
+    guard let stream = try DocumentStream(data, options: options, warnings: warnings) else {
+      throw PrefsError(.noSuchDocument(selector: selector, names: [nil]), hints: ["only UTF-8 YAML streams are edited"])
+    }
+    let index = try stream.index(of: selector)
+    let patch = try stream.documents[index].patched(to: try change(stream.documents[index].value), warnings: warnings)
+    for note in patch.notes { warnings.add(note) }
+    try console.outData(stream.replacing([index: patch.data]))
   }
 }

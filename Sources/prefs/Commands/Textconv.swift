@@ -15,7 +15,8 @@ enum Textconv {
       readable YAML and XML plists as their own text ('prefs git-setup' sets that \
       up). The same value always gives the same bytes. An Xcode project (OpenStep) \
       keeps the names Xcode writes beside object IDs, as YAML comments: \
-      'AAAA…: # A.swift'. A file that cannot be read or does not parse is shown as \
+      'AAAA…: # A.swift'. A YAML stream of several documents is shown document by \
+      document, separated by --- lines. A file that cannot be read or does not parse is shown as \
       '# prefs: error: …' followed by its text, or a hex dump when it is not text, \
       and textconv still exits 0, so git diff goes on.
       """,
@@ -42,10 +43,16 @@ enum Textconv {
         try console.outData(bytes)
         return Console.Status.success
       }
-      let (value, format, _) = try Documents.parse(bytes, from: path, arguments: arguments, console: console)
+      let (documents, format) = try Documents.parseDocuments(bytes, from: path, arguments: arguments, console: console)
       let warnings = Warnings()
-      let yaml = try Format.yaml.codec.encode(
-        value.excluding(arguments.excludes()), options: WriteOptions(sortKeys: true), warnings: warnings)
+      // A YAML stream is shown as one: its documents after `---` lines.
+      var yaml = Data()
+      for (index, document) in documents.enumerated() {
+        if index > 0 { yaml.append(contentsOf: Array("---\n".utf8)) }
+        yaml.append(
+          try Format.yaml.codec.encode(
+            document.excluding(arguments.excludes()), options: WriteOptions(sortKeys: true), warnings: warnings))
+      }
       output = format == .openStep ? ObjectNames(openStepText: bytes).annotating(yaml: yaml) : yaml
       console.report(warnings, file: displayName(path))
     } catch let error as PrefsError where error.category != .usage {
