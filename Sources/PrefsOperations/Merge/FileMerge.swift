@@ -91,10 +91,19 @@ public enum FileMerge {
       return .byLines(Refusal(side: .current, error: error.inFile(current.name)))
     }
     var values: [PrefValue] = []
+    var otherDocument: TextDocument?
     for (side, version) in [(Side.base, base), (.other, other)] {
       do {
-        values.append(
-          try Format.read(version.data, path: version.path, options: readOptions, warnings: version.warnings).value)
+        if side == .other {
+          // OTHER's text too: what OTHER adds comes over as OTHER wrote it.
+          let read = try TextDocument.read(
+            version.data, path: version.path, options: readOptions, warnings: version.warnings)
+          values.append(read.value)
+          otherDocument = read.document
+        } else {
+          values.append(
+            try Format.read(version.data, path: version.path, options: readOptions, warnings: version.warnings).value)
+        }
       } catch let error as PrefsError where error.category == .badInput {
         return .byLines(Refusal(side: side, error: error.inFile(version.name)))
       }
@@ -109,7 +118,7 @@ public enum FileMerge {
       }
       let marked = try marked(
         result, current: document, lineMerged: lineMerged(current: current, base: base, other: other, as: document),
-        labels: labels, warnings: warnings)
+        other: otherDocument, labels: labels, warnings: warnings)
       return .merged(
         Merged(
           result: result, format: format, data: marked.data, hasMarkers: !result.conflicts.isEmpty,
@@ -142,18 +151,19 @@ public enum FileMerge {
   /// The merged value written into the line-merged text when that patches in place,
   /// else into CURRENT's text.
   private static func marked(
-    _ result: ThreeWayMerge.Result, current: TextDocument, lineMerged: TextDocument?,
+    _ result: ThreeWayMerge.Result, current: TextDocument, lineMerged: TextDocument?, other: TextDocument?,
     labels: ConflictMarkers.Labels, warnings: Warnings
   ) throws -> ConflictMarkers.Marked {
     let patchWarnings = Warnings()
     if let lineMerged,
-      let marked = try? ConflictMarkers.text(of: lineMerged, merged: result, labels: labels, warnings: patchWarnings),
+      let marked = try? ConflictMarkers.text(
+        of: lineMerged, merged: result, labels: labels, warnings: patchWarnings, other: other),
       marked.patch.rewrittenWhole == nil
     {
       for warning in patchWarnings.all { warnings.add(warning) }
       return marked
     }
-    return try ConflictMarkers.text(of: current, merged: result, labels: labels, warnings: warnings)
+    return try ConflictMarkers.text(of: current, merged: result, labels: labels, warnings: warnings, other: other)
   }
 
   /// Whether git takes `data` for binary, and so merges no lines in it: a NUL byte in
