@@ -167,6 +167,12 @@ extension TextDocument {
     return (out, b.indent)
   }
 
+  /// Whether the entry of `node`, from its key to the end of its value, stands on one line.
+  package func entryIsOneLine(_ node: Int) -> Bool {
+    let range = syntax.entryStart(of: map.nodes[node], in: text)..<map.nodes[node].value.upperBound
+    return !text[range].contains(0x0A) && !text[range].contains(0x0D)
+  }
+
   /// Whether the value of `node` stands on one line.
   package func isOneLine(_ node: Int) -> Bool {
     let range = map.nodes[node].value

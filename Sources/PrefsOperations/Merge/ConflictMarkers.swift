@@ -97,10 +97,12 @@ private struct Placer {
 
   /// OTHER's side of a run as OTHER writes it, each entry from its comment lines, when
   /// every entry stands on lines of its own there in `indent` and CURRENT's line ends.
+  /// With `oneLine` (whether CURRENT's entry stands on one line), an entry OTHER lays
+  /// out otherwise is written in CURRENT's layout below OTHER's comment lines.
   func otherLines(
-    _ entries: [(key: String?, value: PrefValue)], of conflict: MergeConflict, path: PrefKeyPath, indent: [UInt8],
-    separated: Bool
-  ) -> [UInt8]? {
+    _ entries: [(key: String?, value: PrefValue)], of conflict: MergeConflict, path: PrefKeyPath,
+    container: Int, indent: [UInt8], separated: Bool, oneLine: Bool? = nil
+  ) throws -> [UInt8]? {
     guard let other, !entries.isEmpty, other.layout.lineEnd == layout.lineEnd else { return nil }
     var out: [UInt8] = []
     for (k, entry) in entries.enumerated() {
@@ -112,12 +114,20 @@ private struct Placer {
       } else {
         at = conflict.path
       }
-      guard let (container, child) = other.entry(at: at, holding: entry.value),
-        let lines = other.ownLines(
-          of: child, in: container, separated: separated || k < entries.count - 1),
+      let entrySeparated = separated || k < entries.count - 1
+      guard let (otherContainer, child) = other.entry(at: at, holding: entry.value),
+        let lines = other.ownLines(of: child, in: otherContainer, separated: entrySeparated),
+        let bare = other.ownLines(of: child, in: otherContainer, separated: entrySeparated, withComments: false),
         lines.indent == indent
       else { return nil }
-      out += lines.text
+      if let oneLine, other.entryIsOneLine(child) != oneLine {
+        out += lines.text.prefix(lines.text.count - bare.text.count)
+        out += try document.lines(
+          of: [entry], in: container, indent: indent, separated: entrySeparated, path: path, layout: layout,
+          warnings: warnings, oneLine: oneLine)
+      } else {
+        out += lines.text
+      }
       if out.last != 0x0A, out.last != 0x0D { out += layout.lineEnd }
     }
     return out
@@ -259,7 +269,8 @@ private struct Placer {
         guard let at = document.insertionLine(in: container, before: position) else { return nil }
         let text =
           try otherLines(
-            entries, of: conflicts[region.conflicts[0]], path: path, indent: at.indent, separated: at.separated)
+            entries, of: conflicts[region.conflicts[0]], path: path, container: container, indent: at.indent,
+            separated: at.separated)
           ?? document.lines(
             of: entries, in: container, indent: at.indent, separated: at.separated, path: path, layout: layout,
             warnings: warnings)
@@ -268,8 +279,9 @@ private struct Placer {
       guard let lines = document.entryLines(children[position..<(position + count)], of: container) else {
         return nil
       }
-      if let text = otherLines(
-        entries, of: conflicts[region.conflicts[0]], path: path, indent: lines.indent, separated: lines.separated)
+      if let text = try otherLines(
+        entries, of: conflicts[region.conflicts[0]], path: path, container: container, indent: lines.indent,
+        separated: lines.separated, oneLine: document.entryIsOneLine(children[position]))
       {
         // Each side's entries with their comments: a comment belongs to its entry.
         return (lines.commentsStart..<lines.range.upperBound, text)
