@@ -704,8 +704,10 @@ import Testing
   @Test(.enabled(if: git != nil, "git is not installed"))
   func aYAMLItemOTHERAddsComesWithItsCommentAndAMovedItemKeepsItsOwn() throws {
     // CURRENT moved eu after ap; OTHER changed eu and added us: git alone conflicts.
-    let base = "servers:\n  # Europe\n  - name: eu\n    host: eu.example.com\n  # Asia\n  - name: ap\n    host: ap.example.com\n"
-    let current = "servers:\n  # Asia\n  - name: ap\n    host: ap.example.com\n  # Europe\n  - name: eu\n    host: eu.example.com\n"
+    let base =
+      "servers:\n  # Europe\n  - name: eu\n    host: eu.example.com\n  # Asia\n  - name: ap\n    host: ap.example.com\n"
+    let current =
+      "servers:\n  # Asia\n  - name: ap\n    host: ap.example.com\n  # Europe\n  - name: eu\n    host: eu.example.com\n"
     let other =
       "servers:\n  # Europe\n  - name: eu\n    host: eu2.example.com\n  # Asia\n  - name: ap\n    host: ap.example.com\n"
       + "  # America\n  - name: us\n    host: us.example.com\n"
@@ -719,7 +721,8 @@ import Testing
   func aStringsKeyOTHERAddsKeepsItsQuotesCommentAndBlankLineAndItsCommentEditsComeOver() throws {
     let base = "/* Title */\n\"title\" = \"Hello\";\n\n/* Quit */\n\"quit\" = \"Quit\";\n"
     // CURRENT changes the line OTHER inserts after: git alone conflicts.
-    let current = "/* Title */\n\"title\" = \"Hi\";\n\n/* Quit */\n\"quit\" = \"Quit\";\n\n/* Save */\n\"save\" = \"Save\";\n"
+    let current =
+      "/* Title */\n\"title\" = \"Hi\";\n\n/* Quit */\n\"quit\" = \"Quit\";\n\n/* Save */\n\"save\" = \"Save\";\n"
     let other =
       "/* Title */\n\"title\" = \"Hello\";\n\n/* Open a file */\n\"open\" = \"Open…\";\n\n"
       + "/* Quit the app */\n\"quit\" = \"Quit\";\n"
@@ -756,7 +759,8 @@ import Testing
   func anInfoPlistKeyOTHERAddsGoesWhereOTHERPutItWithItsComment() throws {
     let name = "\t<key>CFBundleName</key>\n\t<string>App</string>\n"
     let version = "\t<key>CFBundleVersion</key>\n\t<string>1</string>\n"
-    let camera = "\t<!-- asked before the first photo -->\n\t<key>NSCameraUsageDescription</key>\n\t<string>Photos</string>\n"
+    let camera =
+      "\t<!-- asked before the first photo -->\n\t<key>NSCameraUsageDescription</key>\n\t<string>Photos</string>\n"
     try Self.expectCleanMerge(
       "App/Info.plist", base: Self.infoPlist(name + version),
       current: Self.infoPlist(name.replacingOccurrences(of: ">App<", with: ">My App<") + version),
@@ -781,7 +785,8 @@ import Testing
   @Test(.enabled(if: git != nil, "git is not installed"))
   func aPlistConflictShowsOTHERsEntryInCURRENTsOneLineLayout() throws {
     let entries = { (b: String) in
-      Self.infoPlist("\t<key>A</key><string>1</string>\n\t<key>B</key><string>\(b)</string>\n\t<key>C</key><string>3</string>\n")
+      Self.infoPlist(
+        "\t<key>A</key><string>1</string>\n\t<key>B</key><string>\(b)</string>\n\t<key>C</key><string>3</string>\n")
     }
     // OTHER writes each key and value on lines of their own, with a comment.
     let other = Self.infoPlist(
