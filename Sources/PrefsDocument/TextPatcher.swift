@@ -197,7 +197,9 @@ struct TextPatcher {
     let leadingBlank = text.isBlank(lineStart..<start)
     let afterIndicator = !leadingBlank && syntax.isIndicatorPrefix(text[lineStart..<start])
     let valueEnd = node.value.upperBound
-    var j = text.skippingBlanks(from: valueEnd)
+    // A YAML block scalar ends with its line break: the comment on the next line is not its own.
+    let endsWithLineBreak = valueEnd > start && text[valueEnd - 1] == 0x0A
+    var j = endsWithLineBreak ? valueEnd : text.skippingBlanks(from: valueEnd)
     // Xcode names a referenced object in a comment between the value and its `;`.
     if separator != nil, let length = syntax.commentLength(at: j, in: text) {
       let after = text.skippingBlanks(from: j + length)
@@ -208,10 +210,11 @@ struct TextPatcher {
       separatorAt = j
       j = text.skippingBlanks(from: j + 1)
     }
-    if let length = syntax.commentLength(at: j, in: text) { j = text.skippingBlanks(from: j + length) }
+    if !endsWithLineBreak, let length = syntax.commentLength(at: j, in: text) {
+      j = text.skippingBlanks(from: j + length)
+    }
     var lineEnd = text.afterLineBreak(at: j) ?? (j == text.count ? j : nil)
-    // A YAML block scalar ends with its line break.
-    if j == valueEnd, valueEnd > start, text[valueEnd - 1] == 0x0A { lineEnd = valueEnd }
+    if endsWithLineBreak { lineEnd = valueEnd }
     var lines: Range<Int>?
     if afterIndicator, let lineEnd {
       var end = lineEnd
@@ -247,6 +250,26 @@ struct TextPatcher {
     return lines.text
   }
 
+  /// Where the entry after `child` starts, when `child` stands after a YAML `- ` on
+  /// its line (`- - a`, `- key: v`) and that entry, kept, can take its place there:
+  /// it starts in the same column, with no comment lines above it.
+  private func nextOnIndicatorLine(after child: Int, _ children: [Int], _ all: [Int: Bounds], removed: [Int])
+    -> Int?
+  {
+    let b = all[child]!
+    let lineStart = text.lineStart(of: b.start)
+    guard lineStart < b.start, !text.isBlank(lineStart..<b.start), let position = children.firstIndex(of: child),
+      position + 1 < children.count, !removed.contains(children[position + 1]),
+      let nextLines = all[children[position + 1]]!.lines
+    else { return nil }
+    let next = all[children[position + 1]]!.start
+    let nextLineStart = text.lineStart(of: next)
+    guard nextLines.lowerBound == nextLineStart, next - nextLineStart == b.start - lineStart,
+      text.isBlank(nextLineStart..<next)
+    else { return nil }
+    return next
+  }
+
   /// Whether a blank line stands right above an entry's lines (and its comments).
   private func blankLineBefore(_ b: Bounds) -> Bool {
     guard let lines = b.lines, lines.lowerBound > 0, text[lines.lowerBound - 1] == 0x0A else { return false }
@@ -276,7 +299,10 @@ struct TextPatcher {
 
     for child in removed {
       let b = all[child]!
-      if byLines {
+      if byLines, let next = nextOnIndicatorLine(after: child, children, all, removed: removed) {
+        // The first entry after a YAML `- ` goes, and the next one takes its place on that line.
+        add(b.start..<next, [])
+      } else if byLines {
         var lines = b.lines!
         // The last line of a file that ends without a line break takes the break before it.
         if lines.upperBound == text.count, text.last != 0x0A, text.last != 0x0D, lines.lowerBound > 0 {
