@@ -14,6 +14,9 @@ extension TextDocument {
     package var separated: Bool
     /// The indentation of the first entry.
     package var indent: [UInt8]
+    /// Where the comment lines right above the first entry start (``range``'s start
+    /// when there are none).
+    package var commentsStart: Int
   }
 
   /// The layout of the text (indentation unit and line ends).
@@ -62,7 +65,8 @@ extension TextDocument {
     }
     let start = text.lineStart(of: bounds[0].start)
     return EntryLines(
-      range: start..<bounds.last!.lines!.upperBound, separated: bounds.last!.separator != nil, indent: bounds[0].indent)
+      range: start..<bounds.last!.lines!.upperBound, separated: bounds.last!.separator != nil, indent: bounds[0].indent,
+      commentsStart: min(start, bounds[0].lines!.lowerBound))
   }
 
   /// Where entries inserted before the `index`th child of `container` (after the last
@@ -114,10 +118,43 @@ extension TextDocument {
   /// after its value when `separated` and without one otherwise; nil when it shares
   /// its lines with other entries.
   package func lines(of child: Int, in container: Int, separated: Bool) -> [UInt8]? {
+    ownLines(of: child, in: container, separated: separated, withComments: false)?.text
+  }
+
+  /// The node of the entry at `path` when it holds `value`, and its container's: by
+  /// key in a dictionary; in an array, the item at the path's index when it holds the
+  /// value, else the first that does (the other side of a merge numbers items its own way).
+  package func entry(at path: PrefKeyPath, holding value: PrefValue) -> (container: Int, child: Int)? {
+    guard let last = path.components.last else { return nil }
+    let parentPath = PrefKeyPath(path.components.dropLast())
+    guard let container = node(at: parentPath), let parent = self.value.existingValue(at: parentPath) else {
+      return nil
+    }
+    switch (last, parent) {
+    case (.key(let key), .dictionary(let entries)):
+      guard entries[key] == value, let child = map.child(of: container, named: key) else { return nil }
+      return (container, child)
+    case (.index(let index), .array(let items)):
+      let children = map.children(of: container)
+      guard children.count == items.count else { return nil }
+      let at = index < items.count && items[index] == value ? index : items.firstIndex(of: value)
+      return at.map { (container, children[$0]) }
+    default:
+      return nil
+    }
+  }
+
+  /// The lines of the entry of `child` as written, from the comment lines right above
+  /// it when `withComments`, with the container's separator after its value when
+  /// `separated` and without one otherwise, and the indentation of its first line;
+  /// nil when it shares its lines with other entries.
+  package func ownLines(of child: Int, in container: Int, separated: Bool, withComments: Bool = true)
+    -> (text: [UInt8], indent: [UInt8])?
+  {
     let separator = separator(of: container)
     let b = TextPatcher.bounds(of: child, separator: separator, text: text, map: map, syntax: syntax)
     guard let lines = b.lines, lines.lowerBound == text.lineStart(of: lines.lowerBound) else { return nil }
-    let start = text.lineStart(of: b.start)
+    let start = withComments ? lines.lowerBound : text.lineStart(of: b.start)
     var out = Array(text[start..<b.valueEnd])
     if separated, let separator { out.append(separator.byte) }
     // What follows the value on its line (a comment, the line end), without the old separator.
@@ -127,7 +164,13 @@ extension TextDocument {
       rest = at + 1
     }
     out += text[rest..<lines.upperBound]
-    return out
+    return (out, b.indent)
+  }
+
+  /// Whether the entry of `node`, from its key to the end of its value, stands on one line.
+  package func entryIsOneLine(_ node: Int) -> Bool {
+    let range = syntax.entryStart(of: map.nodes[node], in: text)..<map.nodes[node].value.upperBound
+    return !text[range].contains(0x0A) && !text[range].contains(0x0D)
   }
 
   /// Whether the value of `node` stands on one line.

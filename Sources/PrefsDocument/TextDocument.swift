@@ -107,10 +107,15 @@ public struct TextDocument: Sendable {
   /// The document's bytes changed to hold `newValue`, only where the values differ.
   /// The result is read back and compared with `newValue`; when patching cannot give
   /// it, the whole document is written by the format's writer instead, and
-  /// ``Patch/rewrittenWhole`` says why.
-  public func patched(to newValue: PrefValue, warnings: Warnings = Warnings()) throws -> Patch {
+  /// ``Patch/rewrittenWhole`` says why. An entry that `newValue` adds and `other` (the
+  /// other side of a merge) holds is written as `other` writes it, with its comment
+  /// lines, where it fits the document's indentation.
+  public func patched(to newValue: PrefValue, warnings: Warnings = Warnings(), other: TextDocument? = nil) throws
+    -> Patch
+  {
     var patcher = TextPatcher(
-      text: text, map: map, syntax: syntax, layout: layout, warnings: warnings)
+      text: text, map: map, syntax: syntax, layout: layout, warnings: warnings,
+      other: other?.format == format ? other : nil)
     do {
       guard let bytes = try patcher.patch(from: value, to: newValue) else {
         return Patch(data: encoded(text), rewrittenEntries: [], rewrittenWhole: nil, changed: false)

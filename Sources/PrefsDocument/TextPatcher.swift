@@ -19,6 +19,9 @@ struct TextPatcher {
   let syntax: any TextSyntax
   package let layout: TextLayout
   let warnings: Warnings
+  /// The other side of a merge: an entry it adds is written as it writes it (its
+  /// comment lines with it), where that fits the document's layout.
+  let other: TextDocument?
   /// The entries rewritten whole rather than patched, as key paths, for the user.
   private(set) var rewrites: [PrefKeyPath] = []
   /// The root's entries patched inside, by key, with where their values stood: a large
@@ -34,12 +37,16 @@ struct TextPatcher {
   /// Thrown when the whole document must be written anew (the root changes kind).
   struct NeedsRewrite: Error {}
 
-  init(text: [UInt8], map: SourceMap, syntax: any TextSyntax, layout: TextLayout, warnings: Warnings) {
+  init(
+    text: [UInt8], map: SourceMap, syntax: any TextSyntax, layout: TextLayout, warnings: Warnings,
+    other: TextDocument? = nil
+  ) {
     self.text = text
     self.map = map
     self.syntax = syntax
     self.layout = layout
     self.warnings = warnings
+    self.other = other
   }
 
   /// The text of `new`, patched from the text of `old` (the value the map was read
@@ -190,7 +197,9 @@ struct TextPatcher {
     let leadingBlank = text.isBlank(lineStart..<start)
     let afterIndicator = !leadingBlank && syntax.isIndicatorPrefix(text[lineStart..<start])
     let valueEnd = node.value.upperBound
-    var j = text.skippingBlanks(from: valueEnd)
+    // A YAML block scalar ends with its line break: the comment on the next line is not its own.
+    let endsWithLineBreak = valueEnd > start && text[valueEnd - 1] == 0x0A
+    var j = endsWithLineBreak ? valueEnd : text.skippingBlanks(from: valueEnd)
     // Xcode names a referenced object in a comment between the value and its `;`.
     if separator != nil, let length = syntax.commentLength(at: j, in: text) {
       let after = text.skippingBlanks(from: j + length)
@@ -201,10 +210,11 @@ struct TextPatcher {
       separatorAt = j
       j = text.skippingBlanks(from: j + 1)
     }
-    if let length = syntax.commentLength(at: j, in: text) { j = text.skippingBlanks(from: j + length) }
+    if !endsWithLineBreak, let length = syntax.commentLength(at: j, in: text) {
+      j = text.skippingBlanks(from: j + length)
+    }
     var lineEnd = text.afterLineBreak(at: j) ?? (j == text.count ? j : nil)
-    // A YAML block scalar ends with its line break.
-    if j == valueEnd, valueEnd > start, text[valueEnd - 1] == 0x0A { lineEnd = valueEnd }
+    if endsWithLineBreak { lineEnd = valueEnd }
     var lines: Range<Int>?
     if afterIndicator, let lineEnd {
       var end = lineEnd
@@ -228,6 +238,46 @@ struct TextPatcher {
       start: start, valueEnd: valueEnd, separator: separatorAt, lines: lines, lineAfter: lineEnd, indent: indent)
   }
 
+  /// The lines the other side of a merge writes a new entry on, with its comment
+  /// lines, when it writes the entry's value there in this document's indentation
+  /// and line ends.
+  private func otherLines(of item: Insertion, indent: [UInt8], separated: Bool) -> [UInt8]? {
+    guard let other, other.layout.lineEnd == layout.lineEnd,
+      let (container, child) = other.entry(at: item.path, holding: item.value),
+      var lines = other.ownLines(of: child, in: container, separated: separated), lines.indent == indent
+    else { return nil }
+    if lines.text.last != 0x0A, lines.text.last != 0x0D { lines.text += layout.lineEnd }
+    return lines.text
+  }
+
+  /// Where the entry after `child` starts, when `child` stands after a YAML `- ` on
+  /// its line (`- - a`, `- key: v`) and that entry, kept, can take its place there:
+  /// it starts in the same column, with no comment lines above it.
+  private func nextOnIndicatorLine(after child: Int, _ children: [Int], _ all: [Int: Bounds], removed: [Int])
+    -> Int?
+  {
+    let b = all[child]!
+    let lineStart = text.lineStart(of: b.start)
+    guard lineStart < b.start, !text.isBlank(lineStart..<b.start), let position = children.firstIndex(of: child),
+      position + 1 < children.count, !removed.contains(children[position + 1]),
+      let nextLines = all[children[position + 1]]!.lines
+    else { return nil }
+    let next = all[children[position + 1]]!.start
+    let nextLineStart = text.lineStart(of: next)
+    guard nextLines.lowerBound == nextLineStart, next - nextLineStart == b.start - lineStart,
+      text.isBlank(nextLineStart..<next)
+    else { return nil }
+    return next
+  }
+
+  /// Whether a blank line stands right above an entry's lines (and its comments).
+  private func blankLineBefore(_ b: Bounds) -> Bool {
+    guard let lines = b.lines, lines.lowerBound > 0, text[lines.lowerBound - 1] == 0x0A else { return false }
+    var previousEnd = lines.lowerBound - 1
+    if previousEnd > 0, text[previousEnd - 1] == 0x0D { previousEnd -= 1 }
+    return text.isBlank(text.lineStart(of: previousEnd)..<previousEnd)
+  }
+
   private mutating func editContainer(
     _ index: Int, newValue: PrefValue, removed: [Int], insertions: [Insertion], isDictionary: Bool,
     path: PrefKeyPath, inline: Bool, childrenInline: Bool, inFlow: Bool
@@ -244,10 +294,15 @@ struct TextPatcher {
     var all: [Int: Bounds] = [:]
     for child in children { all[child] = bounds(of: child, separator: separator) }
     let byLines = !childrenInline && children.allSatisfy { all[$0]!.lines != nil }
+    // Entries set apart by blank lines (a `.strings` file, YAML sections): new ones are too.
+    let spaced = byLines && children.count > 1 && children.dropFirst().allSatisfy { blankLineBefore(all[$0]!) }
 
     for child in removed {
       let b = all[child]!
-      if byLines {
+      if byLines, let next = nextOnIndicatorLine(after: child, children, all, removed: removed) {
+        // The first entry after a YAML `- ` goes, and the next one takes its place on that line.
+        add(b.start..<next, [])
+      } else if byLines {
         var lines = b.lines!
         // The last line of a file that ends without a line break takes the break before it.
         if lines.upperBound == text.count, text.last != 0x0A, text.last != 0x0D, lines.lowerBound > 0 {
@@ -297,9 +352,16 @@ struct TextPatcher {
         let entry = try syntax.entry(key: item.key, value: item.value, context: context)
         let isLast = endsContainer && k == group.items.count - 1
         if byLines {
-          out += sibling.indent + entry
-          if let separator, separator.trailing || !isLast { out.append(separator.byte) }
-          out += layout.lineEnd
+          if spaced, group.after != nil { out += layout.lineEnd }
+          let separated = separator.map { $0.trailing || !isLast } ?? false
+          if let lines = otherLines(of: item, indent: sibling.indent, separated: separated) {
+            out += lines
+          } else {
+            out += sibling.indent + entry
+            if let separator, separated { out.append(separator.byte) }
+            out += layout.lineEnd
+          }
+          if spaced, group.after == nil { out += layout.lineEnd }
         } else if group.after != nil, let separator, separator.trailing, all[group.after!]!.separator != nil {
           // After the sibling's own `;`: the new entry brings its own.
           out += [0x20] + entry + [separator.byte]

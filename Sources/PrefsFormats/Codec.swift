@@ -82,6 +82,10 @@ public struct WriteOptions: Sendable {
   /// naming its key path) instead of refusing the first with ``PrefsError/Kind/null(path:)``.
   /// YAML and JSON write their nulls whatever this says.
   public var dropNulls = false
+  /// OpenStep: write a dictionary of strings as a `.strings` file, as genstrings does
+  /// (`"key" = "value";` entries without braces, each after a comment line), rather
+  /// than in braces.
+  public var stringsFile = false
 
   public init(
     sortKeys: Bool = false, plainJSON: Bool = false, compact: Bool = false, expandData: Bool = false,

@@ -23,6 +23,9 @@ import Testing
     var rewrittenEntries = 0
     var edits = 0
     var wholeRewrites: [String] = []
+    var entryRewrites: [String] = []
+    var commentedEdits = 0
+    var lostComments: [String] = []
     for (fileIndex, document) in documents.enumerated() {
       let mapped = try #require(try TextDocument(document.data, format: document.format))
       for (k, kind) in CorpusEdits.Edit.allCases.enumerated() {
@@ -41,6 +44,14 @@ import Testing
           continue
         }
         rewrittenEntries += patch.rewrittenEntries.count
+        if !patch.rewrittenEntries.isEmpty { entryRewrites.append("\(label): \(patch.rewrittenEntries)") }
+        // Every comment stays, but those of an entry the edit removes.
+        let comments = Self.commentLines(document.data)
+        if !comments.isEmpty, kind != .remove {
+          commentedEdits += 1
+          let kept = Self.commentLines(patch.data)
+          if comments.contains(where: { kept[$0.key, default: 0] < $0.value }) { lostComments.append(label) }
+        }
         // Lines outside the touched node's entry (and the lines of its neighbours,
         // where separators change) are the same.
         let old = CorpusEdits.lines(document.data)
@@ -64,12 +75,28 @@ import Testing
         + changedLines.sorted { $0.key < $1.key }.map { "\($0.key == 20 ? "20+" : String($0.key)): \($0.value)" }
         .joined(separator: ", "))
     for rewrite in wholeRewrites.prefix(10) { print("  written whole: \(rewrite)") }
+    print(
+      "corpus edits: \(lostComments.count) of \(commentedEdits) edits of commented documents lost a comment; "
+        + "\(entryRewrites.count) of \(edits) edits wrote an entry whole")
+    for label in (lostComments + entryRewrites).prefix(20) { print("  \(label)") }
+    let realLost = lostComments.filter { !$0.hasPrefix("/yaml-test-suite/") }
+    #expect(realLost.isEmpty, "edits of real files lost comments: \(realLost)")
     // The YAML test suite is made of corner cases (anchors redefined, compact nested
     // sequences, tags everywhere); real files are patched.
     let real = wholeRewrites.filter { !$0.hasPrefix("/yaml-test-suite/") }
     #expect(documents.contains { $0.format == .openStep }, "no Xcode project was edited")
     #expect(real.count * 100 <= edits, "more than 1% of the edits of real files rewrote the whole document")
     #expect(wholeRewrites.count * 100 <= edits * 6, "more than 6% of the edits rewrote the whole document")
+  }
+
+  /// The comment lines of a text (`#`, `//`, `/*`, `<!--` first on their line), trimmed, with how often each stands.
+  static func commentLines(_ text: Data) -> [String: Int] {
+    var found: [String: Int] = [:]
+    for line in CorpusEdits.lines(text) {
+      let trimmed = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      if ["#", "//", "/*", "<!--"].contains(where: trimmed.hasPrefix) { found[trimmed, default: 0] += 1 }
+    }
+    return found
   }
 
   /// The lines an edit of the node at `path` may touch: its parent's entry for a

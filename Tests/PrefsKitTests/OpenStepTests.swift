@@ -631,4 +631,18 @@ import Testing
     let utf16XML = Data([0xFF, 0xFE]) + String(decoding: xml, as: UTF8.self).data(using: .utf16LittleEndian)!
     #expect(PlistCodec.sniff(utf16XML) == .xml)
   }
+
+  @Test func aStringsFileIsWrittenAsGenstringsWritesOne() throws {
+    var options = WriteOptions()
+    options.stringsFile = true
+    let value: PrefValue = ["title": "Say \"hi\"\n", "quit": "Beenden…"]
+    let data = try Format.openStep.encode(value, options: options)
+    #expect(
+      String(decoding: data, as: UTF8.self)
+        == "/* No comment provided by engineer. */\n\"title\" = \"Say \\\"hi\\\"\\n\";\n\n"
+        + "/* No comment provided by engineer. */\n\"quit\" = \"Beenden…\";\n")
+    #expect(try Format.read(data, path: "Localizable.strings").value == value)
+    // What a .strings file cannot hold keeps the braces.
+    #expect(try Format.openStep.encode(["list": ["a"]], options: options).starts(with: Array("{".utf8)))
+  }
 }

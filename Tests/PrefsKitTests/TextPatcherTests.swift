@@ -272,7 +272,8 @@ import Testing
     let document = try #require(try TextDocument(data, format: .openStep))
     let result = try document.patched(to: try document.value.setting(.string("2"), at: ["b"]))
     #expect(result.rewrittenWhole == nil)
-    let expected = text.replacingOccurrences(of: "\"1\"", with: "2")
+    // The quoted value stays quoted.
+    let expected = text.replacingOccurrences(of: "\"1\"", with: "\"2\"")
     #expect(result.data == Data([0x00, 0x00, 0xFE, 0xFF]) + expected.data(using: .utf32BigEndian)!)
   }
 
@@ -423,5 +424,75 @@ import Testing
       let document = try #require(try TextDocument(Data(text.utf8), format: format, options: options))
       #expect(document.map.hasDuplicateKeys == duplicated, "\(text)")
     }
+  }
+
+  // MARK: .strings
+
+  let strings = "/* Title */\n\"title\" = \"Hello\";\n\n/* Quit */\n\"quit\" = \"Quit\";\n"
+
+  @Test func aStringsFileKeepsItsQuotesAndSetsNewEntriesApartAsItsOwnAre() throws {
+    let text = try patch(strings, .openStep) { value in
+      value = try value.setting(.string("World"), at: ["title"], createMissing: true)
+      value = try value.setting(.string("Save"), at: ["save"], createMissing: true)
+    }
+    #expect(
+      text == "/* Title */\n\"title\" = \"World\";\n\n/* Quit */\n\"quit\" = \"Quit\";\n\n\"save\" = \"Save\";\n")
+  }
+
+  @Test func aQuotedStringInAProjectStaysQuotedAndABareOneBare() throws {
+    let project = "{\n\tname = \"App\";\n\tpath = App;\n}\n"
+    let text = try patch(project, .openStep) { value in
+      value = try value.setting(.string("Main"), at: ["name"], createMissing: true)
+      value = try value.setting(.string("Main"), at: ["path"], createMissing: true)
+    }
+    #expect(text == "{\n\tname = \"Main\";\n\tpath = Main;\n}\n")
+  }
+
+  // MARK: The other side of a merge
+
+  @Test func anEntryTheOtherSideAddsComesInItsLinesWithItsComment() throws {
+    let current = try #require(try TextDocument(Data("a: 1\nb: 2\n".utf8), format: .yaml))
+    let other = try #require(
+      try TextDocument(Data("a: 1\n# why c\nc:   [x, y]\nb: 2\n".utf8), format: .yaml))
+    let patch = try current.patched(to: ["a": 1, "c": ["x", "y"], "b": 2], other: other)
+    #expect(String(decoding: patch.data, as: UTF8.self) == "a: 1\n# why c\nc:   [x, y]\nb: 2\n")
+  }
+
+  @Test func anEntryInAnotherIndentationIsWrittenInTheDocumentsOwn() throws {
+    let current = try #require(try TextDocument(Data("{\n  \"a\": 1\n}\n".utf8), format: .json))
+    let other = try #require(try TextDocument(Data("{\n    \"a\": 1,\n    \"b\": 2\n}\n".utf8), format: .json))
+    let patch = try current.patched(to: ["a": 1, "b": 2], other: other)
+    #expect(String(decoding: patch.data, as: UTF8.self) == "{\n  \"a\": 1,\n  \"b\": 2\n}\n")
+  }
+
+  // MARK: YAML recipes
+
+  let recipe = """
+    steps:
+      - - a
+        - b
+      - name: x
+        run: |
+          echo hi
+        # the shell
+        shell: bash
+    """ + "\n"
+
+  @Test func removingABlockScalarLeavesTheCommentOfTheNextEntry() throws {
+    let text = try patch(recipe, .yaml, remove("steps.1.run"))
+    #expect(text == "steps:\n  - - a\n    - b\n  - name: x\n    # the shell\n    shell: bash\n")
+  }
+
+  @Test func anEntryAfterABlockScalarChangesAlone() throws {
+    let text = try patch(recipe, .yaml, set("steps.1.shell", "zsh"))
+    #expect(text == recipe.replacingOccurrences(of: "shell: bash", with: "shell: zsh"))
+  }
+
+  @Test func removingTheFirstEntryAfterADashMovesTheNextOntoItsLine() throws {
+    #expect(
+      try patch(recipe, .yaml, remove("steps.0.0")) == recipe.replacingOccurrences(of: "- - a\n    - b", with: "- - b"))
+    #expect(
+      try patch(recipe, .yaml, remove("steps.1.name"))
+        == recipe.replacingOccurrences(of: "- name: x\n    run: |", with: "- run: |"))
   }
 }

@@ -684,4 +684,123 @@ import Testing
     #expect(try merged.value(at: ["objects", "BBBBBBBBBBBBBBBBBBBBBBBB", "path"]) == .string("Theirs.swift"))
     #expect(try merged.value(at: ["objects", "AAAAAAAAAAAAAAAAAAAAAAAA", "path"]) == .string("Mine.swift"))
   }
+
+  // MARK: What OTHER wrote
+
+  /// `git merge topic` of `name` (git-setup run with `setUp`): clean, the file byte for
+  /// byte `expected`, and nothing left unmerged.
+  static func expectCleanMerge(
+    _ name: String, base: String, current: String, other: String, setUp: [String], expected: String
+  ) throws {
+    let (repo, merged) = try Self.merge(
+      name, base: Data(base.utf8), current: Data(current.utf8), other: Data(other.utf8), setUp: setUp)
+    #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+    #expect(try String(contentsOfFile: repo.path(name), encoding: .utf8) == expected)
+    #expect(try repo.run(["status", "--porcelain", "--untracked-files=no"]).stdout == "")
+    let log = try repo.run(["log", "-p", "-1", "--no-color", "--first-parent", "-m", "--", name])
+    #expect(log.status == 0, "\(log.stderr)")
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func aYAMLItemOTHERAddsComesWithItsCommentAndAMovedItemKeepsItsOwn() throws {
+    // CURRENT moved eu after ap; OTHER changed eu and added us: git alone conflicts.
+    let base =
+      "servers:\n  # Europe\n  - name: eu\n    host: eu.example.com\n  # Asia\n  - name: ap\n    host: ap.example.com\n"
+    let current =
+      "servers:\n  # Asia\n  - name: ap\n    host: ap.example.com\n  # Europe\n  - name: eu\n    host: eu.example.com\n"
+    let other =
+      "servers:\n  # Europe\n  - name: eu\n    host: eu2.example.com\n  # Asia\n  - name: ap\n    host: ap.example.com\n"
+      + "  # America\n  - name: us\n    host: us.example.com\n"
+    try Self.expectCleanMerge(
+      "servers.yaml", base: base, current: current, other: other, setUp: ["yaml"],
+      expected: "servers:\n  # Asia\n  - name: ap\n    host: ap.example.com\n  # Europe\n  - name: eu\n"
+        + "    host: eu2.example.com\n  # America\n  - name: us\n    host: us.example.com\n")
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func aStringsKeyOTHERAddsKeepsItsQuotesCommentAndBlankLineAndItsCommentEditsComeOver() throws {
+    let base = "/* Title */\n\"title\" = \"Hello\";\n\n/* Quit */\n\"quit\" = \"Quit\";\n"
+    // CURRENT changes the line OTHER inserts after: git alone conflicts.
+    let current =
+      "/* Title */\n\"title\" = \"Hi\";\n\n/* Quit */\n\"quit\" = \"Quit\";\n\n/* Save */\n\"save\" = \"Save\";\n"
+    let other =
+      "/* Title */\n\"title\" = \"Hello\";\n\n/* Open a file */\n\"open\" = \"Open…\";\n\n"
+      + "/* Quit the app */\n\"quit\" = \"Quit\";\n"
+    try Self.expectCleanMerge(
+      "en.lproj/Localizable.strings", base: base, current: current, other: other, setUp: ["strings"],
+      expected: "/* Title */\n\"title\" = \"Hi\";\n\n/* Open a file */\n\"open\" = \"Open…\";\n\n"
+        + "/* Quit the app */\n\"quit\" = \"Quit\";\n\n/* Save */\n\"save\" = \"Save\";\n")
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func aJSONKeyOTHERPlacedInOrderLandsThere() throws {
+    let base = "{\n  \"name\": \"app\",\n  \"version\": \"1.0\",\n  \"private\": true\n}\n"
+    let current = "{\n  \"name\": \"app\",\n  \"version\": \"1.1\",\n  \"private\": true\n}\n"
+    let other = "{\n  \"name\": \"app\",\n  \"license\": \"MIT\",\n  \"version\": \"1.0\",\n  \"private\": true\n}\n"
+    try Self.expectCleanMerge(
+      "package.json", base: base, current: current, other: other, setUp: ["json"],
+      expected: "{\n  \"name\": \"app\",\n  \"license\": \"MIT\",\n  \"version\": \"1.1\",\n  \"private\": true\n}\n")
+  }
+
+  /// An Info.plist holding `body` in its dictionary.
+  static func infoPlist(_ body: String) -> String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+    <plist version="1.0">
+    <dict>
+    \(body)</dict>
+    </plist>
+
+    """
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func anInfoPlistKeyOTHERAddsGoesWhereOTHERPutItWithItsComment() throws {
+    let name = "\t<key>CFBundleName</key>\n\t<string>App</string>\n"
+    let version = "\t<key>CFBundleVersion</key>\n\t<string>1</string>\n"
+    let camera =
+      "\t<!-- asked before the first photo -->\n\t<key>NSCameraUsageDescription</key>\n\t<string>Photos</string>\n"
+    try Self.expectCleanMerge(
+      "App/Info.plist", base: Self.infoPlist(name + version),
+      current: Self.infoPlist(name.replacingOccurrences(of: ">App<", with: ">My App<") + version),
+      other: Self.infoPlist(name + camera + version), setUp: [],
+      expected: Self.infoPlist(name.replacingOccurrences(of: ">App<", with: ">My App<") + camera + version))
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func aConflictShowsEachSidesEntryWithItsComments() throws {
+    let (repo, merged) = try Self.merge(
+      "server.yaml", base: Data("name: app\n# the port\nport: 80\ndebug: false\n".utf8),
+      current: Data("name: app\n# the port\nport: 8080\ndebug: false\n".utf8),
+      other: Data("name: app\n# the port the proxy expects\nport: 9090\ndebug: true\n".utf8))
+    #expect(merged.status == 1, "\(merged.stdout)\(merged.stderr)")
+    #expect(
+      try String(contentsOfFile: repo.path("server.yaml"), encoding: .utf8)
+        == "name: app\n<<<<<<< HEAD\n# the port\nport: 8080\n=======\n# the port the proxy expects\nport: 9090\n"
+        + ">>>>>>> topic\ndebug: true\n")
+    #expect(try repo.run(["status", "--porcelain", "--untracked-files=no"]).stdout == "UU server.yaml\n")
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func aPlistConflictShowsOTHERsEntryInCURRENTsOneLineLayout() throws {
+    let entries = { (b: String) in
+      Self.infoPlist(
+        "\t<key>A</key><string>1</string>\n\t<key>B</key><string>\(b)</string>\n\t<key>C</key><string>3</string>\n")
+    }
+    // OTHER writes each key and value on lines of their own, with a comment.
+    let other = Self.infoPlist(
+      "\t<key>A</key>\n\t<string>1</string>\n\t<!-- theirs -->\n\t<key>B</key>\n\t<string>theirs</string>\n"
+        + "\t<key>C</key>\n\t<string>3</string>\n")
+    let (repo, merged) = try Self.merge(
+      "settings.plist", base: Data(entries("2").utf8), current: Data(entries("mine").utf8),
+      other: Data(other.utf8), setUp: [])
+    #expect(merged.status == 1, "\(merged.stdout)\(merged.stderr)")
+    #expect(
+      try String(contentsOfFile: repo.path("settings.plist"), encoding: .utf8)
+        == Self.infoPlist(
+          "\t<key>A</key><string>1</string>\n<<<<<<< HEAD\n\t<key>B</key><string>mine</string>\n=======\n"
+            + "\t<!-- theirs -->\n\t<key>B</key><string>theirs</string>\n>>>>>>> topic\n"
+            + "\t<key>C</key><string>3</string>\n"))
+  }
 }

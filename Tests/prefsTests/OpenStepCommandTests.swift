@@ -108,4 +108,37 @@ import Testing
     #expect(result.status == 0)
     #expect(result.stdout == #"{"hello":"Grüß dich","bye":"bye"}"# + "\n")
   }
+
+  @Test func convertingToAStringsFileWritesWhatGenstringsWrites() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let out = folder.appendingPathComponent("Localizable.strings")
+    let result = try TestSupport.prefs(
+      ["convert", "-", "--from", "yaml", "-o", out.path],
+      input: Data("title: Settings\nok: \"Grüß \\\"dich\\\"\"\n".utf8))
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "")
+    #expect(result.stderr == "")
+    #expect(
+      try String(contentsOf: out, encoding: .utf8)
+        == "/* No comment provided by engineer. */\n\"title\" = \"Settings\";\n\n"
+        + "/* No comment provided by engineer. */\n\"ok\" = \"Grüß \\\"dich\\\"\";\n")
+    let back = try TestSupport.prefs(["convert", out.path, "--to", "json", "--compact"])
+    #expect(back.stdout == #"{"title":"Settings","ok":"Grüß \"dich\""}"# + "\n")
+  }
+
+  @Test func settingAStringsFileKeepsItsQuotingAndLayout() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("Localizable.strings")
+    try Data("/* Title */\n\"title\" = \"Hello\";\n\n/* Quit */\n\"quit\" = \"Quit\";\n".utf8).write(to: file)
+    for (key, value) in [("title", "World"), ("save", "Save")] {
+      let result = try TestSupport.prefs(["set", file.path, key, value])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stderr == "")
+    }
+    #expect(
+      try String(contentsOf: file, encoding: .utf8)
+        == "/* Title */\n\"title\" = \"World\";\n\n/* Quit */\n\"quit\" = \"Quit\";\n\n\"save\" = \"Save\";\n")
+  }
 }

@@ -40,7 +40,21 @@ package struct OpenStepSyntax: RenderedSyntax {
     return oneLineComment(text, opening: [0x2F, 0x2A], closing: [0x2A, 0x2F])
   }
 
+  /// A quoted string stays quoted, though the writer would write it bare.
+  package func value(_ value: PrefValue, replacing node: SourceMap.Node, context: FragmentContext) throws -> [UInt8]? {
+    if case .string(let string) = value, node.value.lowerBound < context.text.count,
+      context.text[node.value.lowerBound] == UInt8(ascii: "\"")
+    {
+      return OpenStepWriter.quoted(string)
+    }
+    return try render(key: nil, value, context: context)
+  }
+
   package func render(key: String?, _ value: PrefValue, context: FragmentContext) throws -> [UInt8] {
+    // A `.strings` list quotes every key and string, as genstrings writes them.
+    if case .string(let string) = value, StringsFile.isList(context.text) {
+      return key.map { StringsFile.entry(key: $0, value: string) } ?? OpenStepWriter.quoted(string)
+    }
     let out = ByteWriter()
     var writer = OpenStepWriter(to: out, sortKeys: false)
     try writer.fragment(key: key, value: value, oneLine: context.inline, at: context.path)

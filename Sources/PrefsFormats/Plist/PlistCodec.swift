@@ -63,6 +63,9 @@ public struct PlistCodec: FormatCodec {
       var binary = BinaryPlistWriter(sortKeys: options.sortKeys)
       try binary.write(value, to: writer)
     case .openStep:
+      if options.stringsFile, StringsFile.holds(value), let entries = value.dictionaryValue {
+        return try StringsFile.write(entries, sortKeys: options.sortKeys, to: writer)
+      }
       var openStep = OpenStepWriter(to: writer, sortKeys: options.sortKeys)
       try openStep.write(value)
     }

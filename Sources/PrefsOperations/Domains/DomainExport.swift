@@ -70,6 +70,9 @@ public struct DomainExport: Sendable {
   /// a new file gets it and an existing one is narrowed to it, so that a copy of a
   /// private domain stays private.
   public func write(_ value: PrefValue, to path: String, mode: mode_t?, warnings: Warnings = Warnings()) throws {
+    var options = options
+    // A `.strings` file is written as genstrings writes one.
+    options.stringsFile = format == .openStep && path.hasSuffix(".strings")
     try AtomicFile.write(to: path, newFileMode: mode ?? 0o644, modeLimit: mode ?? 0o7777) { writer in
       try format.write(value, to: writer, options: options, warnings: warnings)
     }

@@ -43,16 +43,21 @@ public enum ConflictMarkers {
   }
 
   /// CURRENT's document (`document`) changed to hold `result`, with its conflicts marked.
+  /// With OTHER's document (`other`), what OTHER adds, and OTHER's side of a conflict,
+  /// is written as OTHER writes it, its comment lines with it, where it fits CURRENT's
+  /// indentation.
   public static func text(
     of document: TextDocument, merged result: ThreeWayMerge.Result, labels: Labels = Labels(),
-    warnings: Warnings = Warnings()
+    warnings: Warnings = Warnings(), other: TextDocument? = nil
   ) throws -> Marked {
-    let patch = try document.patched(to: result.value, warnings: warnings)
+    let patch = try document.patched(to: result.value, warnings: warnings, other: other)
     guard !result.conflicts.isEmpty else { return Marked(data: patch.data, patch: patch, regions: 0) }
     guard let merged = try TextDocument(patch.data, format: document.format, options: document.options) else {
       throw PrefsError(.conflictMarkers(format: document.format.name))
     }
-    var placer = Placer(document: merged, merged: result.value, conflicts: result.conflicts, warnings: warnings)
+    var placer = Placer(
+      document: merged, merged: result.value, conflicts: result.conflicts, warnings: warnings,
+      other: other?.format == document.format ? other : nil)
     let regions = try placer.regions()
     let lineEnd = placer.layout.lineEnd
     func marker(_ character: String) -> String { String(repeating: character, count: labels.markerSize) }
@@ -77,13 +82,55 @@ private struct Placer {
   let conflicts: [MergeConflict]
   let warnings: Warnings
   let layout: TextLayout
+  /// OTHER's document, whose lines (comments included) show OTHER's side where they fit.
+  let other: TextDocument?
 
-  init(document: TextDocument, merged: PrefValue, conflicts: [MergeConflict], warnings: Warnings) {
+  init(document: TextDocument, merged: PrefValue, conflicts: [MergeConflict], warnings: Warnings, other: TextDocument?)
+  {
     self.document = document
     self.merged = merged
     self.conflicts = conflicts
     self.warnings = warnings
     self.layout = document.layout
+    self.other = other
+  }
+
+  /// OTHER's side of a run as OTHER writes it, each entry from its comment lines, when
+  /// every entry stands on lines of its own there in `indent` and CURRENT's line ends.
+  /// With `oneLine` (whether CURRENT's entry stands on one line), an entry OTHER lays
+  /// out otherwise is written in CURRENT's layout below OTHER's comment lines.
+  func otherLines(
+    _ entries: [(key: String?, value: PrefValue)], of conflict: MergeConflict, path: PrefKeyPath,
+    container: Int, indent: [UInt8], separated: Bool, oneLine: Bool? = nil
+  ) throws -> [UInt8]? {
+    guard let other, !entries.isEmpty, other.layout.lineEnd == layout.lineEnd else { return nil }
+    var out: [UInt8] = []
+    for (k, entry) in entries.enumerated() {
+      let at: PrefKeyPath
+      if let key = entry.key {
+        at = path.appending(key: key)
+      } else if let items = conflict.items {
+        at = path.appending(index: items.lowerBound + k)
+      } else {
+        at = conflict.path
+      }
+      let entrySeparated = separated || k < entries.count - 1
+      guard let (otherContainer, child) = other.entry(at: at, holding: entry.value),
+        let lines = other.ownLines(of: child, in: otherContainer, separated: entrySeparated),
+        let bare = other.ownLines(of: child, in: otherContainer, separated: entrySeparated, withComments: false),
+        lines.indent == indent
+      else { return nil }
+      if let oneLine, other.entryIsOneLine(child) != oneLine {
+        out += lines.text.prefix(lines.text.count - bare.text.count)
+        out += try document.lines(
+          of: [entry], in: container, indent: indent, separated: entrySeparated, path: path, layout: layout,
+          warnings: warnings, oneLine: oneLine)
+      } else {
+        out += lines.text
+      }
+      if out.last != 0x0A, out.last != 0x0D { out += layout.lineEnd }
+    }
+    return out
   }
 
   /// Where a region stands.
@@ -220,13 +267,24 @@ private struct Placer {
       }
       if count == 0 {
         guard let at = document.insertionLine(in: container, before: position) else { return nil }
-        let text = try document.lines(
-          of: entries, in: container, indent: at.indent, separated: at.separated, path: path, layout: layout,
-          warnings: warnings)
+        let text =
+          try otherLines(
+            entries, of: conflicts[region.conflicts[0]], path: path, container: container, indent: at.indent,
+            separated: at.separated)
+          ?? document.lines(
+            of: entries, in: container, indent: at.indent, separated: at.separated, path: path, layout: layout,
+            warnings: warnings)
         return (at.position..<at.position, text)
       }
       guard let lines = document.entryLines(children[position..<(position + count)], of: container) else {
         return nil
+      }
+      if let text = try otherLines(
+        entries, of: conflicts[region.conflicts[0]], path: path, container: container, indent: lines.indent,
+        separated: lines.separated, oneLine: document.entryIsOneLine(children[position]))
+      {
+        // Each side's entries with their comments: a comment belongs to its entry.
+        return (lines.commentsStart..<lines.range.upperBound, text)
       }
       let text = try document.lines(
         of: entries, in: container, indent: lines.indent, separated: lines.separated, path: path, layout: layout,

@@ -100,10 +100,19 @@ public enum FileMerge {
       return .byLines(Refusal(side: .current, error: error.inFile(current.name)))
     }
     var values: [PrefValue] = []
+    var otherDocument: TextDocument?
     for (side, version) in [(Side.base, base), (.other, other)] {
       do {
-        values.append(
-          try Format.read(version.data, path: version.path, options: readOptions, warnings: version.warnings).value)
+        if side == .other {
+          // OTHER's text too: what OTHER adds comes over as OTHER wrote it.
+          let read = try TextDocument.read(
+            version.data, path: version.path, options: readOptions, warnings: version.warnings)
+          values.append(read.value)
+          otherDocument = read.document
+        } else {
+          values.append(
+            try Format.read(version.data, path: version.path, options: readOptions, warnings: version.warnings).value)
+        }
       } catch let error as PrefsError where error.category == .badInput {
         return .byLines(Refusal(side: side, error: error.inFile(version.name)))
       }
@@ -116,7 +125,9 @@ public enum FileMerge {
         let data = try format.codec.encode(result.value, options: WriteOptions(), warnings: warnings)
         return .merged(Merged(result: result, format: format, data: data, hasMarkers: false, notes: []))
       }
-      let marked = try ConflictMarkers.text(of: document, merged: result, labels: labels, warnings: warnings)
+      let marked = try marked(
+        result, current: document, lineMerged: lineMerged(current: current, base: base, other: other, as: document),
+        other: otherDocument, labels: labels, warnings: warnings)
       return .merged(
         Merged(
           result: result, format: format, data: marked.data, hasMarkers: !result.conflicts.isEmpty,
@@ -124,6 +135,44 @@ public enum FileMerge {
     } catch let error as PrefsError where error.category == .badInput {
       return .byLines(Refusal(side: nil, error: error))
     }
+  }
+
+  /// CURRENT's lines with OTHER's changes merged in line by line, CURRENT's lines kept
+  /// where both changed a stretch: the text a merge by value patches, so that what
+  /// OTHER wrote (its comments, quoting, blank lines, the place of a new entry) comes
+  /// over as OTHER wrote it, as a line merge would bring it. Nil when the lines merge
+  /// to CURRENT's text, when a version is binary (or UTF-16), or when the merged
+  /// lines do not read cleanly in CURRENT's format.
+  static func lineMerged(current: Version, base: Version, other: Version, as document: TextDocument)
+    -> TextDocument?
+  {
+    guard ![current, base, other].contains(where: { isBinary($0.data) }) else { return nil }
+    let lines = LineMerge.merged(base: Array(base.data), current: Array(current.data), other: Array(other.data))
+    let data = Data(lines.text)
+    guard data != current.data else { return nil }
+    let warnings = Warnings()
+    guard let merged = try? TextDocument(data, format: document.format, options: document.options, warnings: warnings),
+      warnings.all.isEmpty
+    else { return nil }
+    return merged
+  }
+
+  /// The merged value written into the line-merged text when that patches in place,
+  /// else into CURRENT's text.
+  private static func marked(
+    _ result: ThreeWayMerge.Result, current: TextDocument, lineMerged: TextDocument?, other: TextDocument?,
+    labels: ConflictMarkers.Labels, warnings: Warnings
+  ) throws -> ConflictMarkers.Marked {
+    let patchWarnings = Warnings()
+    if let lineMerged,
+      let marked = try? ConflictMarkers.text(
+        of: lineMerged, merged: result, labels: labels, warnings: patchWarnings, other: other),
+      marked.patch.rewrittenWhole == nil
+    {
+      for warning in patchWarnings.all { warnings.add(warning) }
+      return marked
+    }
+    return try ConflictMarkers.text(of: current, merged: result, labels: labels, warnings: warnings, other: other)
   }
 
   /// Whether git takes `data` for binary, and so merges no lines in it: a NUL byte in
