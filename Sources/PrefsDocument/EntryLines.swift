@@ -48,7 +48,7 @@ extension TextDocument {
   /// The container's separator, if its format has one.
   package func separator(of container: Int) -> Separator? {
     let node = map.nodes[container]
-    let isDictionary = map.children(of: container).first.map { map.nodes[$0].name != nil } ?? false
+    let isDictionary = map.firstChild(of: container).map { map.nodes[$0].name != nil } ?? false
     return syntax.separator(of: node, isDictionary: isDictionary, in: text)
   }
 

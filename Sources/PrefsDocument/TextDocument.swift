@@ -121,8 +121,9 @@ public struct TextDocument: Sendable {
         return Patch(data: encoded(text), rewrittenEntries: [], rewrittenWhole: nil, changed: false)
       }
       let data = encoded(bytes)
+      // A check in parts that fails is not the last word: the whole document is.
       let checked =
-        try readsBackInParts(bytes, patcher, as: newValue) ?? readsBack(data, as: newValue)
+        try readsBackInParts(bytes, patcher, as: newValue) == true || readsBack(data, as: newValue)
       if checked {
         return Patch(data: data, rewrittenEntries: patcher.rewrites, rewrittenWhole: nil, changed: true)
       }
@@ -140,23 +141,31 @@ public struct TextDocument: Sendable {
   static let wholeCheckLimit = 4 << 20
 
   /// Whether the root entries the patcher changed inside read as `expected` has them;
-  /// nil when the document is checked whole (small, YAML, UTF-16, or with an entry
-  /// written whole).
+  /// nil when the document is checked whole (small, UTF-16, with an entry written
+  /// whole, or YAML whose anchors, aliases or merge keys tie entries to each other).
   private func readsBackInParts(_ bytes: [UInt8], _ patcher: TextPatcher, as expected: PrefValue) throws
     -> Bool?
   {
     // Entries added or removed at the top level are whole lines the format's own writer
-    // wrote (or took away); what changed inside an entry is read back.
-    guard text.count > Self.wholeCheckLimit, format != .yaml, encoding.isUTF8, patcher.rewrites.isEmpty,
+    // wrote (or took away); what changed inside an entry is read back. A YAML value
+    // alone is indented as its entry was, so a YAML entry is read with its key.
+    guard text.count > Self.wholeCheckLimit, encoding.isUTF8, patcher.rewrites.isEmpty,
       let expected = expected.dictionaryValue
     else { return nil }
-    for (key, old) in patcher.patchedRootEntries {
-      let range = patcher.newRange(of: old)
-      guard range.lowerBound >= 0, range.upperBound <= bytes.count,
-        let read = try? format.readValue(Data(bytes[range]), options: options, warnings: Warnings()),
-        let value = expected[key]
-      else { return false }
-      if read != value, try !readsBack(Data(bytes[range]), as: value) { return false }
+    let readsEntries = format == .yaml
+    if readsEntries {
+      let ties: SourceMap.Flags = [.alias, .anchored, .merges]
+      guard map.root.hasChildren, !syntax.isFlow(map.root, in: text),
+        !map.nodes.contains(where: { !$0.flags.isDisjoint(with: ties) })
+      else { return nil }
+    }
+    for (key, oldValue, oldEntry) in patcher.patchedRootEntries {
+      let range = patcher.newRange(of: readsEntries ? oldEntry : oldValue)
+      guard range.lowerBound >= 0, range.upperBound <= bytes.count, let value = expected[key] else { return false }
+      let part = Data(bytes[range])
+      let shouldRead = readsEntries ? PrefValue.dictionary([key: value]) : value
+      guard let read = try? format.readValue(part, options: options, warnings: Warnings()) else { return false }
+      if read != shouldRead, try !readsBack(part, as: shouldRead) { return false }
     }
     return true
   }

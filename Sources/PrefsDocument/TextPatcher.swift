@@ -24,9 +24,9 @@ struct TextPatcher {
   let other: TextDocument?
   /// The entries rewritten whole rather than patched, as key paths, for the user.
   private(set) var rewrites: [PrefKeyPath] = []
-  /// The root's entries patched inside, by key, with where their values stood: a large
-  /// document is checked by reading these alone.
-  private(set) var patchedRootEntries: [(key: String, value: Range<Int>)] = []
+  /// The root's entries patched inside, by key, with where their values and whole
+  /// entries (key included) stood: a large document is checked by reading these alone.
+  private(set) var patchedRootEntries: [(key: String, value: Range<Int>, entry: Range<Int>)] = []
   private var edits: [Edit] = []
 
   private struct Edit {
@@ -105,7 +105,11 @@ struct TextPatcher {
       guard let child = written[ScalarKey(key)] else { continue }
       if let newValue = b[key] {
         guard newValue != oldValue else { continue }
-        if index == 0 { patchedRootEntries.append((key, map.nodes[child].value)) }
+        if index == 0 {
+          let node = map.nodes[child]
+          patchedRootEntries.append(
+            (key, node.value, (node.key?.lowerBound ?? node.value.lowerBound)..<node.value.upperBound))
+        }
         try patch(
           child, oldValue, newValue, path: path.appending(key: key), inline: childrenInline, inFlow: inFlow)
       } else {
@@ -285,14 +289,19 @@ struct TextPatcher {
     guard !removed.isEmpty || !insertions.isEmpty else { return }
     let node = map.nodes[index]
     let children = map.children(of: index)
-    let survivors = children.filter { !removed.contains($0) }
+    let gone = Set(removed)
+    let survivors = children.filter { !gone.contains($0) }
     // An empty container filled, or a container emptied: its text changes shape.
     if children.isEmpty || survivors.isEmpty {
       return try replace(index, with: newValue, path: path, inline: inline, inFlow: inFlow)
     }
     let separator = syntax.separator(of: node, isDictionary: isDictionary, in: text)
     var all: [Int: Bounds] = [:]
-    for child in children { all[child] = bounds(of: child, separator: separator) }
+    var place: [Int: Int] = [:]
+    for (position, child) in children.enumerated() {
+      all[child] = bounds(of: child, separator: separator)
+      place[child] = position
+    }
     let byLines = !childrenInline && children.allSatisfy { all[$0]!.lines != nil }
     // Entries set apart by blank lines (a `.strings` file, YAML sections): new ones are too.
     let spaced = byLines && children.count > 1 && children.dropFirst().allSatisfy { blankLineBefore(all[$0]!) }
@@ -311,7 +320,7 @@ struct TextPatcher {
           lines = start..<lines.upperBound
         }
         add(lines, [])
-      } else if let position = children.firstIndex(of: child), position + 1 < children.count {
+      } else if let position = place[child], position + 1 < children.count {
         add(b.start..<all[children[position + 1]]!.start, [])
       } else {
         add(b.start..<(b.separator.map { $0 + 1 } ?? b.valueEnd), [])
@@ -325,7 +334,7 @@ struct TextPatcher {
       let b = all[lastSurvivor]!
       if lastSurvivor != children.last!, !insertedAfterLast || !byLines, let at = b.separator {
         // Its separator now ends the container.
-        let next = children[children.firstIndex(of: lastSurvivor)! + 1]
+        let next = children[place[lastSurvivor]! + 1]
         add(byLines ? at..<(at + 1) : b.valueEnd..<all[next]!.start, [])
       } else if lastSurvivor == children.last!, insertedAfterLast, byLines, b.separator == nil {
         add(b.valueEnd..<b.valueEnd, [separator.byte])

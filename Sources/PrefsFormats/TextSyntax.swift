@@ -48,7 +48,7 @@ extension TextSyntax {
   package func entriesShareALine(_ container: Int, in map: SourceMap, text: [UInt8]) -> Bool {
     let node = map.nodes[container]
     guard !text[node.value].contains(0x0A), !text[node.value].contains(0x0D) else { return false }
-    return map.children(of: container).first.map { entryStart(of: map.nodes[$0], in: text) != node.value.lowerBound }
+    return map.firstChild(of: container).map { entryStart(of: map.nodes[$0], in: text) != node.value.lowerBound }
       ?? true
   }
 

@@ -76,6 +76,16 @@ public struct PrefDictionary: Sendable, Equatable, Sequence {
     }
   }
 
+  /// Changes the value for `key` where it stands, if the key is there; false when it is
+  /// not. The value is not copied while `change` runs, so changing one item of a large
+  /// array inside it costs no copy of that array.
+  @discardableResult
+  package mutating func changeValue(forKey key: String, _ change: (inout PrefValue) -> Void) -> Bool {
+    guard let position = position(of: key) else { return false }
+    change(&entries[position].value)
+    return true
+  }
+
   /// Adds `key` only if it is new; returns false (changing nothing) for a duplicate.
   @discardableResult
   public mutating func insertNew(_ key: String, _ value: PrefValue) -> Bool {

@@ -16,12 +16,9 @@ package enum ArrayAlignment {
     case inserted(Int)
   }
 
-  /// The most differences the alignment looks for in one stretch.
-  static let maximumCost = 1 << 10
-
   /// The steps that turn `old` into `new`. Runs of removals and insertions at one
   /// place pair up, in order, as changes.
-  package static func align<T: Equatable>(_ old: [T], _ new: [T]) -> [Step] {
+  package static func align<T: Hashable>(_ old: [T], _ new: [T]) -> [Step] {
     var prefix = 0
     while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
     var suffix = 0
@@ -34,12 +31,13 @@ package enum ArrayAlignment {
     let a = prefix..<(old.count - suffix)
     let b = prefix..<(new.count - suffix)
     // The middle through the one sequence diff (Myers, in linear space): no table, so
-    // no size at which arrays stop being aligned by their items; a stretch with more
-    // than `maximumCost` differences pairs by position, which hostile input cannot
-    // make slow.
+    // no size at which arrays stop being aligned by their items. Past
+    // `LineDiff.maximumCost` differences it anchors on the items each side holds once,
+    // and what lies between anchors with none in common pairs by position, so that
+    // neither a shuffle nor hostile input makes it slow or aligns it in one piece.
     var middle: [Step] = []
     var (i, j) = (a.lowerBound, b.lowerBound)
-    for op in LineDiff.shortestScript(Array(old[a]), Array(new[b]), maximumCost: maximumCost) {
+    for op in LineDiff.shortestScript(Array(old[a]), Array(new[b])) {
       switch op {
       case .same:
         middle.append(.same(i, j))

@@ -77,22 +77,10 @@ package enum LineDiff {
     return result
   }
 
-  /// The shortest edit script turning `a` into `b`: Myers' O(ND) algorithm in its
-  /// linear-space form (Myers 1986, section 4b). Each step finds the middle snake of
-  /// an optimal path with two frontiers of size O(N + M) and splits the problem there,
-  /// so memory stays linear in the input however many lines differ (keeping every
-  /// frontier for a backtrack costs O(ND)), and time is O((N + M) D), near linear
-  /// when few lines change.
+  /// The edit script turning `a` into `b` (`shortestScript`), with each run of
+  /// changes written as its deletions, then its insertions, as `diff -u` shows them.
   static func editScript(_ a: [String], _ b: [String]) -> [Op] {
-    // Lines as small integers: the search compares them many times.
-    var ids: [String: Int] = [:]
-    func id(_ line: String) -> Int {
-      if let known = ids[line] { return known }
-      ids[line] = ids.count
-      return ids.count - 1
-    }
-    // Within each run of changes, deletions first, as diff -u shows them.
-    var ops = shortestScript(a.map(id), b.map(id))
+    var ops = shortestScript(a, b)
     var start = 0
     while start < ops.count {
       guard ops[start] != .same else {
@@ -113,42 +101,71 @@ package enum LineDiff {
 }
 
 extension LineDiff {
-  /// The shortest edit script turning `a` into `b`, for any sequence of equatable
-  /// items: the one sequence diff, which lines and arrays (``ArrayAlignment``) share.
-  /// With `maximumCost`, a stretch whose shortest script needs more than that many
-  /// steps is given up on and written as removed and inserted whole, so that the time
-  /// stays near linear in the input whatever it holds.
-  static func shortestScript<Element: Equatable>(_ a: [Element], _ b: [Element], maximumCost: Int? = nil) -> [Op] {
-    var script = MyersScript(a: a, b: b, maximumCost: maximumCost)
-    script.diff(aRange: 0..<a.count, bRange: 0..<b.count)
+  /// The most differences one search for a shortest script looks for. A stretch that
+  /// needs more is split at the items it holds once on either side, in the longest run
+  /// that keeps their order (as patience diff anchors), and each part is searched on
+  /// its own; what holds no such item is removed and inserted whole. So the time stays
+  /// near linear in the input whatever changed, and a script with fewer differences
+  /// than this is a shortest one.
+  package static let maximumCost = 1 << 10
+
+  /// How often a stretch is split at its unique items before what remains of it is
+  /// removed and inserted whole: each split finds new unique items in the smaller parts.
+  static let maximumSplits = 4
+
+  /// The edit script turning `a` into `b`, for any sequence of hashable items: the one
+  /// sequence diff, which lines and arrays (`ArrayAlignment`) share. It is Myers' O(ND)
+  /// algorithm in its linear-space form (Myers 1986, section 4b): each step finds the
+  /// middle snake of an optimal path with two frontiers and splits the problem there,
+  /// so memory stays linear in the input, and time is O((N + M) D), near linear when
+  /// few items change. The script is a shortest one when fewer than `maximumCost`
+  /// items differ; else a shortest one in each stretch between the items that anchor it.
+  static func shortestScript<Element: Hashable>(_ a: [Element], _ b: [Element]) -> [Op] {
+    // Items as small integers: the search compares them many times.
+    var ids: [Element: Int] = [:]
+    func id(_ item: Element) -> Int {
+      if let known = ids[item] { return known }
+      ids[item] = ids.count
+      return ids.count - 1
+    }
+    let a = a.map(id)
+    let b = b.map(id)
+    var script = MyersScript(a: a, b: b, distinctItems: ids.count)
+    script.diff(aRange: 0..<a.count, bRange: 0..<b.count, splits: 0)
     return script.ops
   }
 }
 
-/// The state of one linear-space Myers search: the two sequences, the operations
-/// found so far (in order), and the two frontiers, reused by every step.
-private struct MyersScript<Element: Equatable> {
-  let a: [Element]
-  let b: [Element]
+/// The state of one linear-space Myers search: the two sequences (as item numbers),
+/// the operations found so far (in order), and the buffers every step reuses.
+private struct MyersScript {
+  let a: [Int]
+  let b: [Int]
   var ops: [LineDiff.Op] = []
   private var forward: [Int]
   private var backward: [Int]
+  /// By item number: how often it occurs in the stretch of `a` and of `b` being split,
+  /// and where in `b` it was last seen. Zero outside a split.
+  private var countInA: [Int]
+  private var countInB: [Int]
+  private var placeInB: [Int]
 
-  /// The most differences one middle-snake search looks for, if bounded.
-  let maximumCost: Int?
-
-  init(a: [Element], b: [Element], maximumCost: Int?) {
+  init(a: [Int], b: [Int], distinctItems: Int) {
     self.a = a
     self.b = b
-    self.maximumCost = maximumCost
     ops.reserveCapacity(a.count + b.count)
-    forward = [Int](repeating: -1, count: a.count + b.count + 3)
+    let frontier = 2 * min((a.count + b.count + 1) / 2, LineDiff.maximumCost) + 3
+    forward = [Int](repeating: -1, count: frontier)
     backward = forward
+    countInA = [Int](repeating: 0, count: distinctItems)
+    countInB = countInA
+    placeInB = countInA
   }
 
   /// Appends the operations turning `a[aRange]` into `b[bRange]`. Each split leaves
-  /// about half the differences to either side, so recursion is about log2 D deep.
-  mutating func diff(aRange: Range<Int>, bRange: Range<Int>) {
+  /// about half the differences to either side, so recursion is about log2 D deep;
+  /// `splits` counts the splits at unique items above this stretch.
+  mutating func diff(aRange: Range<Int>, bRange: Range<Int>, splits: Int) {
     var aLow = aRange.lowerBound
     var aHigh = aRange.upperBound
     var bLow = bRange.lowerBound
@@ -170,13 +187,60 @@ private struct MyersScript<Element: Equatable> {
     } else if bLow == bHigh {
       ops.append(contentsOf: repeatElement(.delete, count: aHigh - aLow))
     } else if let (x, y) = middle(aLow, aHigh, bLow, bHigh) {
-      diff(aRange: aLow..<x, bRange: bLow..<y)
-      diff(aRange: x..<aHigh, bRange: y..<bHigh)
+      diff(aRange: aLow..<x, bRange: bLow..<y, splits: splits)
+      diff(aRange: x..<aHigh, bRange: y..<bHigh, splits: splits)
+    } else if splits < LineDiff.maximumSplits, case let anchors = uniqueAnchors(aLow..<aHigh, bLow..<bHigh),
+      !anchors.isEmpty
+    {
+      var (i, j) = (aLow, bLow)
+      for (x, y) in anchors {
+        diff(aRange: i..<x, bRange: j..<y, splits: splits + 1)
+        ops.append(.same)
+        (i, j) = (x + 1, y + 1)
+      }
+      diff(aRange: i..<aHigh, bRange: j..<bHigh, splits: splits + 1)
     } else {
       ops.append(contentsOf: repeatElement(.delete, count: aHigh - aLow))
       ops.append(contentsOf: repeatElement(.insert, count: bHigh - bLow))
     }
     ops.append(contentsOf: repeatElement(.same, count: tail))
+  }
+
+  /// The items that occur once in `a[aRange]` and once in `b[bRange]`, as pairs of
+  /// places, in the longest run whose places rise in both (patience sorting).
+  private mutating func uniqueAnchors(_ aRange: Range<Int>, _ bRange: Range<Int>) -> [(Int, Int)] {
+    for i in aRange { countInA[a[i]] += 1 }
+    for j in bRange {
+      countInB[b[j]] += 1
+      placeInB[b[j]] = j
+    }
+    var candidates: [(Int, Int)] = []
+    for i in aRange where countInA[a[i]] == 1 && countInB[a[i]] == 1 {
+      candidates.append((i, placeInB[a[i]]))
+    }
+    for i in aRange { countInA[a[i]] = 0 }
+    for j in bRange { countInB[b[j]] = 0 }
+    // The longest subsequence of candidates rising in `b`: `tails[k]` is the candidate
+    // ending the best run of length k + 1 found so far, `previous` links each run back.
+    var tails: [Int] = []
+    var previous = [Int](repeating: -1, count: candidates.count)
+    for (index, candidate) in candidates.enumerated() {
+      var low = 0
+      var high = tails.count
+      while low < high {
+        let mid = (low + high) / 2
+        if candidates[tails[mid]].1 < candidate.1 { low = mid + 1 } else { high = mid }
+      }
+      if low > 0 { previous[index] = tails[low - 1] }
+      if low == tails.count { tails.append(index) } else { tails[low] = index }
+    }
+    var run: [(Int, Int)] = []
+    var index = tails.last ?? -1
+    while index >= 0 {
+      run.append(candidates[index])
+      index = previous[index]
+    }
+    return run.reversed()
   }
 
   /// A point strictly inside the box from (aLow, bLow) to (aHigh, bHigh) on a
@@ -186,7 +250,7 @@ private struct MyersScript<Element: Equatable> {
   private mutating func middle(_ aLow: Int, _ aHigh: Int, _ bLow: Int, _ bHigh: Int) -> (Int, Int)? {
     let n = aHigh - aLow
     let m = bHigh - bLow
-    let maxD = min((n + m + 1) / 2, maximumCost ?? .max)
+    let maxD = min((n + m + 1) / 2, LineDiff.maximumCost)
     let offset = maxD
     let length = 2 * maxD
     for i in 0..<(length + 2) {

@@ -58,6 +58,13 @@ package struct SourceMap: Sendable, Equatable {
   /// The root node.
   package var root: Node { nodes[0] }
 
+  /// The first child of `node`, if it has one: found without listing the others,
+  /// which for a long array would cost a pass over it.
+  package func firstChild(of node: Int) -> Int? {
+    let child = nodes[node].firstChild
+    return child >= 0 ? Int(child) : nil
+  }
+
   /// The children of `node`, in document order.
   package func children(of node: Int) -> [Int] {
     var result: [Int] = []

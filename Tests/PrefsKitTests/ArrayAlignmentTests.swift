@@ -109,6 +109,29 @@ import Testing
       steps.filter { if case .inserted = $0 { true } else { false } } == (1_000..<1_100).map { Step.inserted($0) })
   }
 
+  @Test func changesEverywherePastTheCostCutOffStillPairInPlace() {
+    // 40,000 items with one in 10 changed and one in 500 removed: more differences
+    // than one search looks for, so the alignment anchors on items each side holds once.
+    let old = Array(0..<40_000)
+    var new = old
+    for i in stride(from: 3, to: new.count, by: 10) { new[i] = -i }
+    new = new.enumerated().filter { $0.offset % 500 != 7 }.map(\.element)
+    let steps = ArrayAlignment.align(old, new)
+    #expect(Self.problem(steps, old, new) == nil)
+    #expect(steps.count { if case .changed = $0 { true } else { false } } == 4_000)
+    #expect(steps.count { if case .removed = $0 { true } else { false } } == 80)
+    #expect(steps.count { if case .inserted = $0 { true } else { false } } == 0)
+  }
+
+  @Test func aShuffledOrReversedArrayIsAlignedWithoutATable() {
+    var generator = SeededGenerator(state: 9)
+    let old = Array(0..<40_000)
+    for new in [old.shuffled(using: &generator), old.reversed()] {
+      let steps = ArrayAlignment.align(old, new)
+      #expect(Self.problem(steps, old, new) == nil)
+    }
+  }
+
   @Test func arraysWithNothingInCommonPairByPositionAtOnce() {
     // 200,000 items against 200,000 others: more differences than the search looks
     // for, so the items pair by position (an unbounded search would take minutes).

@@ -79,6 +79,35 @@ import Testing
     #expect(Self.apply(script, a, b) == b)
   }
 
+  @Test func changesEverywherePastTheCostCutOffStillKeepEveryUnchangedLine() {
+    // 40,000 lines with one in 10 changed: more differences than one search looks
+    // for, so the script anchors on the lines each side holds once.
+    let a = (0..<40_000).map { "key\($0): v\($0)" }
+    var b = a
+    for i in stride(from: 3, to: b.count, by: 10) { b[i] = "key\(i): w\(i)" }
+    let script = LineDiff.editScript(a, b)
+    #expect(script.count(where: { $0 == .delete }) == 4_000)
+    #expect(script.count(where: { $0 == .insert }) == 4_000)
+    #expect(Self.apply(script, a, b) == b)
+  }
+
+  @Test func reversedShuffledAndWhollyChangedTextsGiveScriptsThatTurnOneIntoTheOther() {
+    var generator = SeededGenerator(state: 22)
+    let a = (0..<20_000).map { "line \($0)" }
+    let cases = [
+      ("reversed", Array(a.reversed())), ("shuffled", a.shuffled(using: &generator)),
+      ("changed", a.map { $0 + " changed" }),
+    ]
+    for (name, b) in cases {
+      let script = LineDiff.editScript(a, b)
+      #expect(Self.apply(script, a, b) == b, "\(name)")
+    }
+    // A shuffle keeps the longest run of lines that stayed in order among those it anchors on.
+    let shuffled = cases[1].1
+    let kept = LineDiff.editScript(a, shuffled).count(where: { $0 == .same })
+    #expect(kept >= 100, "a shuffle of 20,000 lines keeps a run of about 2 * sqrt(20,000) in order")
+  }
+
   // MARK: The unified output
 
   static func unified(_ old: String, _ new: String, context: Int = 3) -> String {

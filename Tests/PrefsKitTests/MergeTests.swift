@@ -133,6 +133,26 @@ import Testing
     #expect(result.value == Self.list("a", "B", "c"))
   }
 
+  @Test func aLongArrayChangedEverywhereOnBothSidesConflictsItemByItem() {
+    // 20,000 items: CURRENT changes one in 10, OTHER one in 10 elsewhere, the same 20
+    // items as CURRENT otherwise, and removes one in 500. More differences than one
+    // search looks for: each conflict is still its own item, not the whole array.
+    let base = (0..<20_000).map { "item \($0)" }
+    var current = base
+    var other = base
+    for i in stride(from: 3, to: base.count, by: 10) { current[i] = "current \(i)" }
+    for i in stride(from: 7, to: base.count, by: 10) { other[i] = "other \(i)" }
+    for i in stride(from: 3, to: 200, by: 10) { other[i] = "other \(i)" }
+    other = other.enumerated().filter { $0.offset % 500 != 499 }.map(\.element)
+    let array = { (items: [String]) in PrefValue.array(items.map { .string($0) }) }
+    let result = Self.merge(["list": array(base)], ["list": array(current)], ["list": array(other)])
+    #expect(result.conflicts.map(\.location) == stride(from: 3, to: 200, by: 10).map { "list.\($0)" })
+    var expected = current
+    for i in stride(from: 7, to: base.count, by: 10) { expected[i] = "other \(i)" }
+    expected = expected.enumerated().filter { $0.offset % 500 != 499 }.map(\.element)
+    #expect(result.value == ["list": array(expected)])
+  }
+
   @Test func aRunRemovedOnOneSideAndChangedOnTheOtherConflictsAsARun() throws {
     let result = Self.merge(Self.list("a", "b", "c", "d"), Self.list("a", "d"), Self.list("a", "b", "C", "D2", "d"))
     let conflict = try #require(result.conflicts.first)

@@ -407,6 +407,27 @@ import Testing
     #expect(!out.contains("<key>k9</key>"))
   }
 
+  @Test func aLargeYAMLDocumentIsCheckedInTheEntriesThatChangedReadWithTheirKeys() throws {
+    // A YAML value alone is indented as its entry was; read with its key, it is a
+    // document of its own. Anchors tie entries together: such a document is read whole.
+    let filler = String(repeating: "x", count: 200)
+    var text = ""
+    for i in 0..<25_000 { text += "k\(i):\n  s: \(filler)\n  list:\n  - 1\n" }
+    #expect(text.utf8.count > TextDocument.wholeCheckLimit)
+    for anchored in [false, true] {
+      let document = anchored ? "a: &shared 1\nb: *shared\n" + text : text
+      let out = try patch(document, .yaml) { value in
+        value = try value.setting(.integer(1), at: ["k7", "m"])
+        value = try value.setting(.integer(2), at: ["k9", "list", "1"], createMissing: true)
+        value = try value.setting(.string("top"), at: ["added"])
+        value = try value.removing(at: ["k8"])
+      }
+      #expect(out.contains("k7:\n  s: \(filler)\n  list:\n  - 1\n  m: 1\nk9:\n  s: \(filler)\n  list:\n  - 1\n  - 2\n"))
+      #expect(out.hasSuffix("added: top\n"))
+      #expect(!out.contains("k8:"))
+    }
+  }
+
   /// A document read under `allowDuplicateKeys` knows when a key is written twice (at
   /// any depth, keys compared by scalars), so that a change writes it anew.
   @Test func theMapTellsAKeyWrittenTwice() throws {

@@ -292,6 +292,55 @@ import Testing
   }
 
   @Test(.enabled(if: git != nil, "git is not installed"))
+  func branchesChangingALongArrayEverywhereMergeWithOneSmallRegionPerConflict() throws {
+    let repo = try Repository(git: try #require(Self.git))
+    #expect(try repo.prefs(["git-setup", "json"]).status == 0)
+    // 20,000 items; each branch changes one in 10 (more differences than one search
+    // looks for), and both change items 3, 13 and 23, differently.
+    let items = (0..<20_000).map { "item \($0)" }
+    func write(_ list: [String]) throws {
+      let text = "{\n  \"list\": [\n" + list.map { "    \"\($0)\"" }.joined(separator: ",\n") + "\n  ]\n}\n"
+      try Data(text.utf8).write(to: URL(fileURLWithPath: repo.path("list.json")))
+    }
+    try write(items)
+    try repo.run(["add", "-A"])
+    try repo.run(["commit", "-q", "-m", "base"])
+    try repo.run(["checkout", "-q", "-b", "topic"])
+    var topic = items
+    for i in stride(from: 7, to: items.count, by: 10) { topic[i] = "topic \(i)" }
+    for i in [3, 13, 23] { topic[i] = "topic \(i)" }
+    try write(topic)
+    try repo.run(["commit", "-q", "-am", "topic"])
+    try repo.run(["checkout", "-q", "main"])
+    var main = items
+    for i in stride(from: 3, to: items.count, by: 10) { main[i] = "main \(i)" }
+    try write(main)
+    try repo.run(["commit", "-q", "-am", "main"])
+    let merged = try repo.run(["merge", "-q", "--no-edit", "topic"])
+    #expect(merged.status == 1)
+    #expect(merged.stdout.contains("CONFLICT (content): Merge conflict in list.json"), "\(merged.stdout)")
+    #expect(try repo.run(["status", "--porcelain"]).stdout == "UU list.json\n")
+    let text = try String(contentsOfFile: repo.path("list.json"), encoding: .utf8)
+    // One region per conflicting item, each holding that item alone on either side.
+    for i in [3, 13, 23] {
+      #expect(
+        text.contains("<<<<<<< HEAD\n    \"main \(i)\",\n=======\n    \"topic \(i)\",\n>>>>>>> topic\n"), "item \(i)")
+    }
+    #expect(text.components(separatedBy: "<<<<<<< ").count == 4)
+    // Everything else merged: resolving to either side gives the other branch's clean changes.
+    var expected = main
+    for i in stride(from: 7, to: items.count, by: 10) { expected[i] = "topic \(i)" }
+    let resolved = text.split(separator: "\n", omittingEmptySubsequences: false).filter {
+      !$0.hasPrefix("<<<<<<<") && !$0.hasPrefix("=======") && !$0.hasPrefix(">>>>>>>") && !$0.contains("\"topic 3\"")
+        && !$0.contains("\"topic 13\"") && !$0.contains("\"topic 23\"")
+    }.joined(separator: "\n")
+    try Data(resolved.utf8).write(to: URL(fileURLWithPath: repo.path("resolved.json")))
+    let value = try repo.prefs(["convert", "resolved.json", "--to", "json", "--compact"])
+    let merges = value.stdout == #"{"list":["# + expected.map { "\"\($0)\"" }.joined(separator: ",") + "]}\n"
+    #expect(merges, "\(value.stderr)")
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
   func gitSetupIsIdempotentAndRemoveUndoesExactlyWhatItAdded() throws {
     let repo = try Repository(git: try #require(Self.git))
     try Data("*.txt text\n".utf8).write(to: URL(fileURLWithPath: repo.path(".gitattributes")))

@@ -237,6 +237,35 @@ final class GitRepository {
     #expect(lines.count(where: { $0.hasPrefix("+key") }) == 1_000)
   }
 
+  @Test func unifiedDiffOfALongArrayChangedEverywhereShowsEachChangedItem() throws {
+    let folder = try TestFolder()
+    // 20,000 items, one in 10 changed: more differences than one search looks for.
+    let items = (0..<20_000).map { "item \($0)" }
+    var changed = items
+    for i in stride(from: 3, to: items.count, by: 10) { changed[i] = "changed \(i)" }
+    func json(_ list: [String]) -> String { "{\"list\": [" + list.map { "\"\($0)\"" }.joined(separator: ", ") + "]}" }
+    try folder.write("a.json", json(items))
+    try folder.write("b.json", json(changed))
+    try folder.write("reversed.json", json(items.reversed()))
+    let result = try TestSupport.prefs(["diff", "-u", folder.path("a.json"), folder.path("b.json")])
+    #expect(result.status == 1, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.filter { $0.hasPrefix("-- ") } == stride(from: 3, to: 20_000, by: 10).map { "-- item \($0)" })
+    #expect(lines.filter { $0.hasPrefix("+- ") } == stride(from: 3, to: 20_000, by: 10).map { "+- changed \($0)" })
+    // Each change is its own hunk: three lines of context either side.
+    #expect(lines.count(where: { $0.hasPrefix("@@ ") }) == 2_000)
+    // A reversed array: what the one side removes, the other inserts, and nothing is lost.
+    let reversed = try TestSupport.prefs(["diff", "-u", folder.path("a.json"), folder.path("reversed.json")])
+    #expect(reversed.status == 1, "\(reversed.stderr)")
+    let reversedLines = reversed.stdout.split(separator: "\n")
+    #expect(
+      reversedLines.count(where: { $0.hasPrefix("-- item ") })
+        + reversedLines.count(where: { $0.hasPrefix(" - item ") }) == 20_000)
+    #expect(
+      reversedLines.count(where: { $0.hasPrefix("+- item ") })
+        + reversedLines.count(where: { $0.hasPrefix(" - item ") }) == 20_000)
+  }
+
   @Test func unifiedDiffComparesCanonicalYAML() throws {
     let folder = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -82,8 +82,12 @@ private struct Placer {
   let conflicts: [MergeConflict]
   let warnings: Warnings
   let layout: TextLayout
+<<<<<<< HEAD
   /// OTHER's document, whose lines (comments included) show OTHER's side where they fit.
   let other: TextDocument?
+=======
+  private let childLists = ChildLists()
+>>>>>>> scale
 
   init(document: TextDocument, merged: PrefValue, conflicts: [MergeConflict], warnings: Warnings, other: TextDocument?)
   {
@@ -131,6 +135,19 @@ private struct Placer {
       if out.last != 0x0A, out.last != 0x0D { out += layout.lineEnd }
     }
     return out
+  }
+
+  /// The children of each container a region looked in, listed once: a long array's
+  /// would otherwise be listed again for each of its conflicts.
+  private final class ChildLists {
+    var lists: [Int: [Int]] = [:]
+  }
+
+  func childList(of container: Int) -> [Int] {
+    if let known = childLists.lists[container] { return known }
+    let children = document.map.children(of: container)
+    childLists.lists[container] = children
+    return children
   }
 
   /// Where a region stands.
@@ -226,7 +243,7 @@ private struct Placer {
       guard let container = document.node(at: parent) else {
         return parent.components.isEmpty ? .document : .entry(parent)
       }
-      let children = document.map.children(of: container)
+      let children = childList(of: container)
       let named = { (name: String) in children.firstIndex { document.map.nodes[$0].name == name } }
       if conflict.current != nil {
         guard let index = named(key) else { return parent.components.isEmpty ? .document : .entry(parent) }
@@ -258,7 +275,7 @@ private struct Placer {
       return (0..<document.textLength, Array(bytes))
     case .run(let path, let position, let count, let withPrevious):
       guard let container = document.node(at: path) else { return nil }
-      let children = document.map.children(of: container)
+      let children = childList(of: container)
       guard position + count <= children.count else { return nil }
       let entries = otherEntries(conflicts[region.conflicts[0]])
       if withPrevious {
@@ -312,7 +329,7 @@ private struct Placer {
   private func textWithPrevious(
     container: Int, path: PrefKeyPath, position: Int, count: Int, entries: [(key: String?, value: PrefValue)]
   ) throws -> (Range<Int>, [UInt8])? {
-    let children = document.map.children(of: container)
+    let children = childList(of: container)
     let previous = children[position - 1]
     guard let before = document.entryLines([previous][...], of: container) else { return nil }
     var end = before.range.upperBound

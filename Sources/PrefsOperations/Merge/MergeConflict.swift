@@ -74,22 +74,28 @@ extension PrefValue {
     var result = self
     // The last places first: a run that changes length moves only the items after it.
     for conflict in conflicts.sorted(by: { MergeConflict.comesAfter($0, $1) }) {
-      result = result.resolved(conflict, at: conflict.path.components[...])
+      result.resolve(conflict, at: conflict.path.components[...])
     }
     return result
   }
 
-  private func resolved(_ conflict: MergeConflict, at path: ArraySlice<PrefKeyPath.Component>) -> PrefValue {
+  /// Settles `conflict` for OTHER in place. Each container on the path is taken out of
+  /// the value while it changes, so that one conflict costs its path, not a copy of
+  /// every array on it (which made many conflicts in a long array quadratic).
+  private mutating func resolve(_ conflict: MergeConflict, at path: ArraySlice<PrefKeyPath.Component>) {
     guard let first = path.first else {
       if let items = conflict.items, case .array(var list) = self {
+        self = .null
         list.replaceSubrange(items, with: conflict.other?.arrayValue ?? [])
-        return .array(list)
+        self = .array(list)
+      } else if let other = conflict.other {
+        self = other
       }
-      return conflict.other ?? self
+      return
     }
     let rest = path.dropFirst()
-    switch (self, first) {
-    case (.dictionary(var dict), .key(let key)):
+    if case .key(let key) = first, case .dictionary(var dict) = self {
+      self = .null
       if rest.isEmpty, conflict.items == nil {
         if let other = conflict.other {
           if dict[key] == nil {
@@ -100,19 +106,18 @@ extension PrefValue {
         } else {
           dict[key] = nil
         }
-      } else if let child = dict[key] {
-        dict[key] = child.resolved(conflict, at: rest)
+      } else {
+        dict.changeValue(forKey: key) { $0.resolve(conflict, at: rest) }
       }
-      return .dictionary(dict)
-    case (.array(var list), .index(let index)) where index < list.count || rest.isEmpty:
+      self = .dictionary(dict)
+    } else if case .index(let index) = first, case .array(var list) = self, index < list.count || rest.isEmpty {
+      self = .null
       if rest.isEmpty, conflict.items == nil {
         if let other = conflict.other { list[index] = other } else { list.remove(at: index) }
       } else {
-        list[index] = list[index].resolved(conflict, at: rest)
+        list[index].resolve(conflict, at: rest)
       }
-      return .array(list)
-    default:
-      return self
+      self = .array(list)
     }
   }
 }

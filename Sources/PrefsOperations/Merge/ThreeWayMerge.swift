@@ -199,7 +199,7 @@ private struct Merger {
   }
 
   /// The diff3 chunks of three sequences: BASE items that both alignments keep, and the runs between them.
-  static func chunks<T: Equatable>(_ b: [T], _ c: [T], _ o: [T]) -> [Chunk] {
+  static func chunks<T: Hashable>(_ b: [T], _ c: [T], _ o: [T]) -> [Chunk] {
     func kept(_ steps: [ArrayAlignment.Step], count: Int) -> [Int?] {
       var map = [Int?](repeating: nil, count: count)
       for case .same(let i, let j) in steps { map[i] = j }
