@@ -82,12 +82,9 @@ private struct Placer {
   let conflicts: [MergeConflict]
   let warnings: Warnings
   let layout: TextLayout
-<<<<<<< HEAD
   /// OTHER's document, whose lines (comments included) show OTHER's side where they fit.
   let other: TextDocument?
-=======
   private let childLists = ChildLists()
->>>>>>> scale
 
   init(document: TextDocument, merged: PrefValue, conflicts: [MergeConflict], warnings: Warnings, other: TextDocument?)
   {
