@@ -5,11 +5,6 @@
 /// own bytes: what a side wrote (comments, quoting, blank lines, its place for a new
 /// entry) comes over as it wrote it.
 package enum LineMerge {
-  /// The most differences the diff looks for in one stretch of a side: past it, the
-  /// stretch counts as changed whole (and so conflicts), which keeps the time near
-  /// linear in the input whatever it holds.
-  static let maximumCost = 1 << 10
-
   /// The merged text, with CURRENT's lines kept wherever both sides changed a stretch
   /// differently, and how many such stretches there were.
   package static func merged(base: [UInt8], current: [UInt8], other: [UInt8]) -> (text: [UInt8], conflicts: Int) {
@@ -77,7 +72,7 @@ package enum LineMerge {
   private static func matches(_ base: [Int], _ side: [Int]) -> [Int?] {
     var found = [Int?](repeating: nil, count: base.count)
     var (i, j) = (0, 0)
-    for op in LineDiff.shortestScript(base, side, maximumCost: maximumCost) {
+    for op in LineDiff.shortestScript(base, side) {
       switch op {
       case .same:
         found[i] = j
