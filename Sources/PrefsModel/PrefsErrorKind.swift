@@ -22,6 +22,9 @@ extension PrefsError {
     /// A file named as a property list holds JSON, and reading it as a plist failed
     /// with `cause`.
     case jsonInPlistFile(cause: Kind)
+    /// The input is plainly binary and no property list (an executable, an image,
+    /// an archive): no format of the table reads it.
+    case notAPreferenceFile
     /// A domain's file holds something other than a dictionary.
     case domainNotDictionary(holds: PrefValue.Kind)
     /// A domain's file cannot be read (`cause`), so it was not changed; forcing the
@@ -246,6 +249,7 @@ extension PrefsError.Kind {
   public var category: PrefsError.Category {
     switch self {
     case .syntax, .duplicateKey, .tooDeep, .aliasBudget, .inputTooLarge, .null, .domainNotDictionary,
+      .notAPreferenceFile,
       .unrepresentable, .nonFiniteReal, .writerFailed, .invalidValue, .typeMismatch, .invalidData, .ambiguousData,
       .schema, .settings, .profile, .payloadRefused, .notASnapshot, .conflictMarkers, .untrusted,
       .changedSinceApply:
@@ -281,6 +285,7 @@ extension PrefsError.Kind {
       return
         "input of \(size.map(String.init) ?? "more than \(limit)") bytes is larger than the limit of \(limit) bytes"
     case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): return cause.message
+    case .notAPreferenceFile: return "not a plist, JSON or YAML file"
     case .domainNotDictionary(let kind): return "the domain holds \(kind.article) \(kind.rawValue), not a dictionary"
     case .nonFiniteReal(let real, let path): return "\(real) at \(path.nameInMessages) has no plain JSON form"
     case .writerFailed(let writer, let problem): return "\(writer): \(problem)"
