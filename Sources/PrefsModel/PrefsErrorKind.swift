@@ -316,7 +316,8 @@ extension PrefsError.Kind {
     case .io(let operation, let code):
       let reason = operation.lowercasesReason ? systemErrorText(code).lowercased() : systemErrorText(code)
       return operation.words.map { "\($0): \(reason)" } ?? reason
-    case .lockTimeout(let seconds): return "another process holds the lock for \(seconds) seconds"
+    case .lockTimeout(let seconds):
+      return "gave up after waiting \(seconds) seconds for the lock, which another process holds"
     case .readOnly(let mode): return "is read-only (mode 0\(String(mode, radix: 8))); it was not replaced"
     case .ownerNotKept(let uid, let gid):
       return "belongs to user \(uid) and group \(gid), which a file written now could not keep; it was not replaced"
