@@ -687,3 +687,18 @@ extension VersionControlCommandTests {
       mixed.stderr.hasPrefix("prefs: error: a folder is compared with a folder, file by file; give two folders\n"))
   }
 }
+
+extension EditCommandTests {
+  /// A file whose root is an array (Xcode's code snippets, a Munki catalog) is edited
+  /// as YAML and patched back into its plist, as a dictionary is.
+  @Test func aFileWhoseRootIsAnArrayIsEditedAndPatchedBack() throws {
+    let folder = try TestFolder()
+    let plist =
+      "<plist version=\"1.0\">\n<array>\n\t<string>Firefox</string>\n\t<string>Slack</string>\n</array>\n</plist>\n"
+    let file = try folder.write("snippets.plist", plist)
+    let result = try edit(file, store: folder.url, script: "sed -i 's/Slack/Zoom/' \"$1\"")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr == "")
+    #expect(try folder.read("snippets.plist") == plist.replacingOccurrences(of: "Slack", with: "Zoom"))
+  }
+}
