@@ -133,6 +133,7 @@ extension Format {
     with reader: (Format, Warnings) throws -> Result
   ) throws -> (value: Result, format: Format) {
     if let error = options.sizeError(data.count) { throw error }
+    if isPlainlyBinary(data) { throw PrefsError(.notAPreferenceFile) }
     guard let format = detect(data, declared: declared, path: path) else {
       let attempt = Warnings()
       do {
@@ -190,6 +191,25 @@ extension Format {
     if data.starts(with: BinaryPlistReader.magic) { return binary }
     if startsLikeXMLPlist(data) { return xml }
     return looksLikeOpenStep(leadingText(data)) ? openStep : nil
+  }
+
+  /// Whether `data` is plainly binary and no binary plist, so that no reader could
+  /// take it (an ELF or Mach-O executable, an image, an archive): a control character
+  /// other than white space among its first four bytes, or first bytes that do not
+  /// start UTF-8 text and a NUL in its first 512. Text in UTF-16 or UTF-32 (with a
+  /// byte order mark, or XML without one) is text; a stray NUL or control character
+  /// further into a text is left to its reader, which says where it is.
+  package static func isPlainlyBinary(_ data: Data) -> Bool {
+    let head = Array(data.prefix(512))
+    guard !head.starts(with: BinaryPlistReader.magic),
+      TextEncoding.detect(head, unmarkedFirst: UInt8(ascii: "<")) == .utf8(marked: false)
+    else { return false }
+    let first = head.prefix(4)
+    guard !first.isEmpty else { return false }
+    if first.contains(where: { $0 == 0x7F || ($0 < 0x20 && ![0x09, 0x0A, 0x0D].contains($0)) }) { return true }
+    // The first character may be cut off by the four bytes: any prefix that is UTF-8 will do.
+    let startsAsUTF8 = (1...first.count).contains { String(validating: first.prefix($0), as: UTF8.self) != nil }
+    return !startsAsUTF8 && head.contains(0)
   }
 
   /// The element names that may stand first in an XML property list.

@@ -33,6 +33,9 @@ extension PrefsError {
     /// A file named as a property list holds JSON, and reading it as a plist failed
     /// with `cause`.
     case jsonInPlistFile(cause: Kind)
+    /// The input is plainly binary and no property list (an executable, an image,
+    /// an archive): no format of the table reads it.
+    case notAPreferenceFile
     /// A domain's file holds something other than a dictionary.
     case domainNotDictionary(holds: PrefValue.Kind)
     /// A domain's file cannot be read (`cause`), so it was not changed; forcing the
@@ -258,6 +261,7 @@ extension PrefsError.Kind {
     switch self {
     case .syntax, .duplicateKey, .tooDeep, .aliasBudget, .inputTooLarge, .null, .domainNotDictionary,
       .severalDocuments, .unalignedDocuments,
+      .notAPreferenceFile,
       .unrepresentable, .nonFiniteReal, .writerFailed, .invalidValue, .typeMismatch, .invalidData, .ambiguousData,
       .schema, .settings, .profile, .payloadRefused, .notASnapshot, .conflictMarkers, .untrusted,
       .changedSinceApply:
@@ -301,6 +305,7 @@ extension PrefsError.Kind {
       return
         "input of \(size.map(String.init) ?? "more than \(limit)") bytes is larger than the limit of \(limit) bytes"
     case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): return cause.message
+    case .notAPreferenceFile: return "not a plist, JSON or YAML file"
     case .domainNotDictionary(let kind): return "the domain holds \(kind.article) \(kind.rawValue), not a dictionary"
     case .nonFiniteReal(let real, let path): return "\(real) at \(path.nameInMessages) has no plain JSON form"
     case .writerFailed(let writer, let problem): return "\(writer): \(problem)"
@@ -331,7 +336,8 @@ extension PrefsError.Kind {
     case .io(let operation, let code):
       let reason = operation.lowercasesReason ? systemErrorText(code).lowercased() : systemErrorText(code)
       return operation.words.map { "\($0): \(reason)" } ?? reason
-    case .lockTimeout(let seconds): return "another process holds the lock for \(seconds) seconds"
+    case .lockTimeout(let seconds):
+      return "gave up after waiting \(seconds) seconds for the lock, which another process holds"
     case .readOnly(let mode): return "is read-only (mode 0\(String(mode, radix: 8))); it was not replaced"
     case .ownerNotKept(let uid, let gid):
       return "belongs to user \(uid) and group \(gid), which a file written now could not keep; it was not replaced"

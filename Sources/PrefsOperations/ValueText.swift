@@ -82,6 +82,26 @@ public enum ValueText {
     }
   }
 
+  /// Whether `text`, given without a type, is a property list as `defaults write`
+  /// takes one: it starts with `<` (an XML fragment such as `<dict>…</dict>` or
+  /// `<true/>`, or OpenStep data), `(` or `{` (OpenStep: `(a, b)`, `{a = 1;}`).
+  public static func startsAsPropertyList(_ text: String) -> Bool {
+    guard let first = text.first else { return false }
+    return first == "<" || first == "(" || first == "{"
+  }
+
+  /// Reads `text` as the property list it starts as (``startsAsPropertyList(_:)``):
+  /// an XML fragment or element, or OpenStep text. Text that does not read is an
+  /// `invalidValue` error, never a string.
+  public static func parsePropertyList(_ text: String) throws -> PrefValue {
+    do {
+      // A plist-declared read takes whichever plist variant the text starts as.
+      return try Format.read(Data(text.utf8), declared: .openStep).value
+    } catch let error as PrefsError {
+      throw PrefsError(.invalidValue(text: text, expected: "a property list (\(error.message))"))
+    }
+  }
+
   /// Reads `text` given without a type (no `--type`, no `-int`), for a key that holds
   /// `existing` (nil: a new key). A value that would change the key's type silently
   /// (the string `"false"` where an app reads a bool) is never stored:

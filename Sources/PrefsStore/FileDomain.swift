@@ -48,10 +48,28 @@ public struct FileDomain: PreferenceDomain {
     try load(options: options, warnings: warnings)?.contents
   }
 
+  /// The file's value whatever its root (a Munki catalog is an array), or nil when
+  /// there is no file: a file named by path, which need not be a domain.
+  public func readValue(options: ReadOptions = ReadOptions()) throws -> PrefValue? {
+    try loadValue(options: options)?.value
+  }
+
   /// The file's contents and format, or nil when there is no file. `forEditing` reads a
   /// text file with its source map, for writing changes back into its text.
   func load(options: ReadOptions, forEditing: Bool = false, warnings: Warnings = Warnings()) throws -> (
     contents: PrefDictionary, format: Format, document: TextDocument?, stream: (DocumentStream, index: Int)?
+  )? {
+    guard let loaded = try loadValue(options: options, forEditing: forEditing, warnings: warnings) else { return nil }
+    guard case .dictionary(let dict) = loaded.value else {
+      throw PrefsError(.domainNotDictionary(holds: loaded.value.kind), file: path)
+    }
+    return (dict, loaded.format, loaded.document, loaded.stream)
+  }
+
+  /// The file's value, whatever its root, and its format, or nil when there is no file;
+  /// an empty file is an empty dictionary.
+  func loadValue(options: ReadOptions, forEditing: Bool = false, warnings: Warnings = Warnings()) throws -> (
+    value: PrefValue, format: Format, document: TextDocument?, stream: (DocumentStream, index: Int)?
   )? {
     var info = stat()
     guard RawPath.withCString(path, { stat($0, &info) }) == 0 else {
@@ -64,7 +82,7 @@ public struct FileDomain: PreferenceDomain {
     if data.dropFirst(TextEncoding.utf8MarkLength(data)).allSatisfy({
       $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09
     }) {
-      return (PrefDictionary(), newFileFormat, nil, nil)
+      return (.dictionary(PrefDictionary()), newFileFormat, nil, nil)
     }
     do {
       var document: TextDocument?
@@ -80,10 +98,7 @@ public struct FileDomain: PreferenceDomain {
       } else {
         (value, format) = try Format.read(data, path: path, options: options, warnings: warnings)
       }
-      guard case .dictionary(let dict) = value else {
-        throw PrefsError(.domainNotDictionary(holds: value.kind))
-      }
-      return (dict, format, document, stream)
+      return (value, format, document, stream)
     } catch let error as PrefsError {
       throw error.inFile(path)
     }
@@ -144,6 +159,26 @@ public struct FileDomain: PreferenceDomain {
     force: Bool = false, dryRun: Bool = false, options: ReadOptions = ReadOptions(), dropNulls: Bool = false,
     warnings: Warnings = Warnings(), _ body: (inout PrefDictionary?) throws -> Void
   ) throws -> (before: PrefDictionary?, after: PrefDictionary?) {
+    let (before, after) = try modifyValue(
+      force: force, dryRun: dryRun, options: options, dropNulls: dropNulls, warnings: warnings, anyRoot: false
+    ) { value in
+      var contents = value?.dictionaryValue
+      try body(&contents)
+      value = contents.map(PrefValue.dictionary)
+    }
+    return (before?.dictionaryValue, after?.dictionaryValue)
+  }
+
+  /// Changes the file as ``modify(force:dryRun:options:dropNulls:warnings:_:)`` does,
+  /// handing `body` its value whatever its root when `anyRoot` (a Munki catalog or an
+  /// Xcode snippet is an array): a file named by path is a file, where a domain is a
+  /// dictionary. Without `anyRoot`, a root that is not a dictionary is an unreadable
+  /// domain, as for a domain.
+  @discardableResult
+  public func modifyValue(
+    force: Bool = false, dryRun: Bool = false, options: ReadOptions = ReadOptions(), dropNulls: Bool = false,
+    warnings: Warnings = Warnings(), anyRoot: Bool = true, _ body: (inout PrefValue?) throws -> Void
+  ) throws -> (before: PrefValue?, after: PrefValue?) {
     if createsFolder, !dryRun {
       let folder = path.deletingLastPathComponent
       if !folder.isEmpty { try makeFolders(folder, mode: 0o700, what: "the folder") }
@@ -151,7 +186,7 @@ public struct FileDomain: PreferenceDomain {
     let file = try LockedFile(path, removingStaleTemporaries: !dryRun)
     defer { withExtendedLifetime(file) {} }
 
-    var before: PrefDictionary?
+    var before: PrefValue?
     var format = newFileFormat
     var corrupt: Data?
     var document: TextDocument?
@@ -164,8 +199,11 @@ public struct FileDomain: PreferenceDomain {
     var domainOptions = options
     domainOptions.warnsOfYAMLAmbiguities = false
     do {
-      if let loaded = try load(options: domainOptions, forEditing: !dryRun, warnings: warnings) {
-        before = loaded.contents
+      if let loaded = try loadValue(options: domainOptions, forEditing: !dryRun, warnings: warnings) {
+        if !anyRoot, loaded.value.dictionaryValue == nil {
+          throw PrefsError(.domainNotDictionary(holds: loaded.value.kind), file: path)
+        }
+        before = loaded.value
         format = loaded.format
         document = loaded.document
         stream = loaded.stream
@@ -192,7 +230,7 @@ public struct FileDomain: PreferenceDomain {
     if format.isPlist, let contents = after {
       if dropNulls {
         after = contents.droppingNulls(warnings: warnings)
-      } else if dryRun, let refusal = PrefValue.dictionary(contents).nullRefusal {
+      } else if dryRun, let refusal = contents.nullRefusal {
         // What the write would refuse, a trial refuses too.
         throw refusal.inFile(path)
       }
@@ -207,7 +245,7 @@ public struct FileDomain: PreferenceDomain {
       if corrupt == nil, let document {
         // A text file is the user's: only the bytes of what changed change (and none
         // when nothing did).
-        let patch = try document.patched(to: .dictionary(after), warnings: warnings)
+        let patch = try document.patched(to: after, warnings: warnings)
         for note in patch.notes { warnings.add(note) }
         // In a stream, the other documents keep their bytes.
         let data = stream.map { $0.replacing([$1: patch.data]) } ?? patch.data
@@ -219,11 +257,11 @@ public struct FileDomain: PreferenceDomain {
           )
         }
         if let (stream, index) = stream {
-          let written = try format.codec.encode(.dictionary(after), options: WriteOptions(), warnings: warnings)
+          let written = try format.codec.encode(after, options: WriteOptions(), warnings: warnings)
           try file.write(stream.replacing([index: written]), newFileMode: newFileMode, force: force)
         } else {
           try file.write(newFileMode: newFileMode, force: force) { writer in
-            try format.codec.write(.dictionary(after), to: writer, options: WriteOptions(), warnings: warnings)
+            try format.codec.write(after, to: writer, options: WriteOptions(), warnings: warnings)
           }
         }
       }

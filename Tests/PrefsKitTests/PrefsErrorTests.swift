@@ -51,6 +51,7 @@ import Testing
     (.io(.replace, errno: EXDEV), .cannotCreate),
     (.io(.markSnapshotUndone, errno: EACCES), .io),
     (.lockTimeout(seconds: 10), .temporary),
+    (.notAPreferenceFile, .badInput),
     (.invalidDomainName("a/b", problem: "it contains '/'"), .usage),
     (.standardInputNotChangeable, .usage),
     (.notSaved, .io),
@@ -88,6 +89,11 @@ import Testing
 
   @Test func messagesAreDerivedFromTheKind() {
     #expect(PrefsError(.duplicateKey("a")).message == "duplicate key \"a\"")
+    // The wait is prefs' own; how long the other process holds the lock, no one knows.
+    #expect(
+      PrefsError(.lockTimeout(seconds: 10)).message
+        == "gave up after waiting 10 seconds for the lock, which another process holds")
+    #expect(PrefsError(.notAPreferenceFile).message == "not a plist, JSON or YAML file")
     #expect(
       PrefsError(.tooDeep(limit: 4, detail: "alias *a holds 2 levels")).message
         == "nesting deeper than 4 levels (alias *a holds 2 levels)")

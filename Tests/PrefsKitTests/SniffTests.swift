@@ -41,3 +41,29 @@ import Testing
     }
   }
 }
+
+extension SniffTests {
+  @Test func plainlyBinaryInputIsNoFormatWhateverItsName() throws {
+    let elf = Data([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00] + [UInt8](repeating: 0, count: 56))
+    let machO = Data([0xCF, 0xFA, 0xED, 0xFE, 0x0C, 0x00, 0x00, 0x01])
+    for data in [elf, machO, Data([0x1F, 0x8B, 0x08, 0x00])] {
+      for path in [nil, "x.yaml", "x.plist", "x.json"] {
+        #expect(throws: PrefsError(.notAPreferenceFile)) { try Format.read(data, path: path) }
+      }
+    }
+  }
+
+  /// Text stays text: a stray NUL further in, UTF-16 with its mark, UTF-16 XML without
+  /// one, a binary plist, a text that starts with a multi-byte character.
+  @Test func textAndBinaryPlistsAreNotPlainlyBinary() throws {
+    let texts: [Data] = [
+      Data("a: 1".utf8) + Data([0]) + Data("\n".utf8),
+      Data([0xFF, 0xFE]) + "a: 1\n".data(using: .utf16LittleEndian)!,
+      "<?xml version=\"1.0\" encoding=\"UTF-16\"?><plist/>".data(using: .utf16LittleEndian)!,
+      Data("bplist00".utf8) + Data([0x00, 0x7F]),
+      Data("日本: 1\n".utf8) + Data([0]),
+      Data(),
+    ]
+    for data in texts { #expect(!Format.isPlainlyBinary(data)) }
+  }
+}

@@ -158,7 +158,9 @@ import Testing
     let dryRun = try machine.prefs(["apply", "settings.yaml", "--dry-run"])
     #expect(dryRun.status == 1, "\(dryRun.stderr)")
     #expect(dryRun.stdout == Self.plan)
-    #expect(dryRun.stderr == "")
+    // A type change given plainly (1, no YAML version reads it otherwise) is a warning, as import's are.
+    let typeChanged = "prefs: warning: com.example.d0: type changed: ~ flag: true (bool) -> 1 (integer)\n"
+    #expect(dryRun.stderr == typeChanged)
     let check = try machine.prefs(["apply", "settings.yaml", "--check"])
     #expect(check.status == 1)
     #expect(check.stdout == Self.plan)
@@ -168,7 +170,7 @@ import Testing
     let applied = try machine.prefs(["apply", "settings.yaml"])
     #expect(applied.status == 0, "\(applied.stderr)")
     #expect(applied.stdout == Self.plan)
-    #expect(applied.stderr.hasPrefix("prefs: applied 10 domains; snapshot "))
+    #expect(applied.stderr.hasPrefix(typeChanged + "prefs: applied 10 domains; snapshot "))
     #expect(try machine.prefs(["apply", "settings.yaml", "--check"]).status == 0)
     #expect(
       try machine.export("com.example.d1")
@@ -547,5 +549,56 @@ import Testing
       ["diff", copy.domainFile("com.example.app").path, machine.domainFile("com.example.app").path])
     #expect(diff.status == 0, "\(diff.stdout)")
     #expect(try copy.export("com.example.app") == (try machine.export("com.example.app")))
+  }
+}
+
+extension ApplyCommandTests {
+  /// `isAccountPrivate: yes` is the string "yes" in YAML 1.2: apply warns of the YAML
+  /// 1.1 reading, as import and lint do, and does not turn the bool into a string
+  /// unless --schema converts it or --allow-type-changes says so.
+  @Test func aValueOfAnotherTypeNeedsASchemaOrTheFlag() throws {
+    let machine = try Machine()
+    #expect(try machine.prefs(["write", "com.example.app", "isAccountPrivate", "-bool", "true"]).status == 0)
+    try machine.write("settings.yaml", "com.example.app:\n  isAccountPrivate: yes\n  ringtone: Waves\n")
+    let yaml11 =
+      "prefs: warning: settings.yaml:2:21: 'yes' is a string in YAML 1.2 but bool true in YAML 1.1 (PyYAML); "
+      + "quote it, or write true\n"
+    let refusal =
+      "prefs: error: com.example.app: would change the type of a key: isAccountPrivate holds a bool, "
+      + "the settings give a string \"yes\"\n"
+      + "hint: write the value in the type the key holds; to change it on purpose, quote or tag it (!!str yes), "
+      + "or give --allow-type-changes (--schema converts it to the type the app reads)\n"
+    let before = try Data(contentsOf: machine.domainFile("com.example.app"))
+    let dryRun = try machine.prefs(["apply", "settings.yaml", "--dry-run"])
+    #expect(dryRun.status == 65)
+    #expect(dryRun.stdout == "")
+    #expect(dryRun.stderr == yaml11 + refusal)
+    let refused = try machine.prefs(["apply", "settings.yaml"])
+    #expect(refused.status == 65)
+    #expect(refused.stderr.hasPrefix(yaml11 + refusal))
+    #expect(try Data(contentsOf: machine.domainFile("com.example.app")) == before)
+
+    let converted = try machine.prefs(["apply", "settings.yaml", "--schema", "user-settings"])
+    #expect(converted.status == 0, "\(converted.stderr)")
+    #expect(try machine.prefs(["read-type", "com.example.app", "isAccountPrivate"]).stdout == "Type is boolean\n")
+    #expect(try machine.prefs(["read", "com.example.app", "ringtone"]).stdout == "Waves\n")
+
+    let allowed = try machine.prefs(["apply", "settings.yaml", "--allow-type-changes", "-q"])
+    #expect(allowed.status == 0)
+    #expect(
+      allowed.stderr.hasPrefix(
+        "prefs: warning: com.example.app: type changed: ~ isAccountPrivate: true (bool) -> \"yes\" (string)\n"))
+    #expect(try machine.prefs(["read-type", "com.example.app", "isAccountPrivate"]).stdout == "Type is string\n")
+
+    // Quoted or tagged, the string is meant: a warning, as import gives, and applied.
+    for value in ["'yes'", "!!str yes"] {
+      #expect(try machine.prefs(["write", "com.example.app", "isAccountPrivate", "-bool", "true"]).status == 0)
+      try machine.write("explicit.yaml", "com.example.app:\n  isAccountPrivate: \(value)\n")
+      let explicit = try machine.prefs(["apply", "explicit.yaml"])
+      #expect(explicit.status == 0, "\(value): \(explicit.stderr)")
+      #expect(
+        explicit.stderr.hasPrefix(
+          "prefs: warning: com.example.app: type changed: ~ isAccountPrivate: true (bool) -> \"yes\" (string)\n"))
+    }
   }
 }

@@ -216,7 +216,7 @@ import Testing
   func aStreamOfNULsIsRefusedAtItsFirstBytes() throws {
     let result = try TestSupport.prefs(["convert", "/dev/zero"])
     #expect(result.status == 65)
-    #expect(result.stderr == "prefs: error: /dev/zero:1:1: control characters are not allowed (0x0)\n")
+    #expect(result.stderr == "prefs: error: /dev/zero: not a plist, JSON or YAML file\n")
     let text = try TestSupport.prefs(["convert", "/dev/stdin"], input: Data("a: 1\n".utf8) + Data(count: 100_000))
     #expect(text.status == 65)
     #expect(text.stderr == "prefs: error: /dev/stdin:2:1: control characters are not allowed (0x0)\n")
@@ -256,5 +256,28 @@ import Testing
     let result = try TestSupport.prefs(["convert", "-", "--to", "json", "-o", "/dev/full"], input: Data("[1]".utf8))
     #expect(result.status == 74)
     #expect(result.stderr == "prefs: error: /dev/full: write failed: No space left on device\n")
+  }
+}
+
+extension BadInputTests {
+  /// A plainly binary file that is no plist (an executable: the prefs binary itself,
+  /// an image) is named for what it is, whether from a file or a pipe, not taken for
+  /// text with a control character at 1:1.
+  @Test func aBinaryThatIsNoPlistIsNotAPlistJSONOrYAMLFile() throws {
+    let binary = TestSupport.prefsBinary.path
+    for arguments in [["convert", binary], ["diff", binary, binary], ["get", binary, "a"]] {
+      let result = try TestSupport.prefs(arguments)
+      #expect(result.status == 65, "\(arguments)")
+      #expect(result.stdout == "")
+      #expect(result.stderr.hasPrefix("prefs: error: \(binary): not a plist, JSON or YAML file\n"), "\(arguments)")
+    }
+    // lint reports it as a finding.
+    let lint = try TestSupport.prefs(["lint", binary])
+    #expect(lint.status == 1)
+    #expect(lint.stdout == "prefs: error: \(binary): not a plist, JSON or YAML file\n")
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D]
+    let piped = try TestSupport.prefs(["convert", "-"], input: Data(png))
+    #expect(piped.status == 65)
+    #expect(piped.stderr == "prefs: error: <stdin>: not a plist, JSON or YAML file\n")
   }
 }

@@ -432,3 +432,37 @@ extension Trait where Self == ConditionTrait {
     .enabled(if: DomainCommandTests.swiftc != nil, "swiftc is not on the PATH to build the UserDefaults probe")
   }
 }
+
+extension DomainCommandTests {
+  /// A value that starts with <, ( or { is a property list, as `defaults write`
+  /// reads it: XML fragments and OpenStep, also as items of -array-add and -dict-add;
+  /// one that does not read is refused with the -string hint, which stores the text.
+  @Test func writeReadsPropertyListValuesAsDefaultsDoes() throws {
+    let store = try Store()
+    let domain = "com.example.app"
+    for (key, value) in [
+      ("table", "<dict><key>a</key><string>b</string></dict>"), ("list", "(a, b)"), ("open", "{a = 1;}"),
+      ("flag", "<true/>"),
+    ] {
+      let result = try store.prefs(["write", domain, key, value])
+      #expect(result.status == 0, "\(value): \(result.stderr)")
+      #expect(result.stderr == "")
+    }
+    let tile = "<dict><key>tile-type</key><string>spacer-tile</string></dict>"
+    #expect(try store.prefs(["write", domain, "apps", "-array-add", tile]).status == 0)
+    #expect(try store.prefs(["write", domain, "apps", "-array-add", tile, "<integer>2</integer>"]).status == 0)
+    #expect(
+      try store.prefs(["write", domain, "table", "-dict-add", "n", "-int", "1", "m", "<real>1.5</real>"]).status == 0)
+    let bad = try store.prefs(["write", domain, "phone", "(555) 123"])
+    #expect(bad.status == 65)
+    #expect(bad.stderr.hasPrefix("prefs: error: '(555) 123' is not a property list ("))
+    #expect(bad.stderr.hasSuffix("hint: to store the text as it is, give it as a string: -string '(555) 123'\n"))
+    #expect(try store.prefs(["write", domain, "phone", "-string", "(555) 123"]).status == 0)
+    let read = try store.prefs(["export", domain, "--format", "json", "--compact"])
+    #expect(read.status == 0)
+    #expect(
+      read.stdout
+        == #"{"apps":[{"tile-type":"spacer-tile"},{"tile-type":"spacer-tile"},2],"flag":true,"list":["a","b"],"#
+        + #""open":{"a":"1"},"phone":"(555) 123","table":{"a":"b","m":1.5,"n":1}}"# + "\n")
+  }
+}

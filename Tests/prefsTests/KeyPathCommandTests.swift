@@ -269,3 +269,58 @@ import Testing
         + "\n")
   }
 }
+
+extension KeyPathCommandTests {
+  /// A plist whose root is an array (a Munki catalog, Xcode's code snippets) is a file
+  /// like any other: key paths start with an index, as `plutil -replace 0.key` takes
+  /// them, and get, set, remove, diff and merge work on it, patching its text; a
+  /// domain named by its name stays a dictionary.
+  @Test func aFileWhoseRootIsAnArrayTakesKeyPathsThatStartWithAnIndex() throws {
+    let folder = try TestFolder()
+    let catalog = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0">
+      <array>
+      \t<dict>
+      \t\t<key>name</key>
+      \t\t<string>Firefox</string>
+      \t\t<key>version</key>
+      \t\t<string>120</string>
+      \t</dict>
+      \t<dict>
+      \t\t<key>name</key>
+      \t\t<string>Slack</string>
+      \t</dict>
+      </array>
+      </plist>
+
+      """
+    let file = try folder.write("catalog.plist", catalog)
+    try folder.write("base.plist", catalog)
+    #expect(try TestSupport.prefs(["get", file, "1.name"]).stdout == "Slack\n")
+    let set = try TestSupport.prefs(["set", file, "0.version", "121"])
+    #expect(set.status == 0, "\(set.stderr)")
+    #expect(set.stderr == "")
+    #expect(try folder.read("catalog.plist") == catalog.replacingOccurrences(of: "120", with: "121"))
+    #expect(try TestSupport.prefs(["set", file, "1.version", "5", "--type", "integer"]).status == 0)
+    #expect(try TestSupport.prefs(["remove", file, "1.name"]).status == 0)
+    let diff = try TestSupport.prefs(["diff", folder.path("base.plist"), file])
+    #expect(diff.status == 1)
+    #expect(diff.stdout == "~ 0.version: \"120\" -> \"121\"\n- 1.name: \"Slack\"\n+ 1.version: 5\n")
+    // Three versions of an array-rooted file merge by value.
+    let other = try folder.write("other.plist", catalog.replacingOccurrences(of: "Slack", with: "Slack Beta"))
+    let merged = try TestSupport.prefs([
+      "merge", folder.path("base.plist"), folder.path("base.plist"), other, "-o", "-",
+    ])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(merged.stdout == catalog.replacingOccurrences(of: "Slack", with: "Slack Beta"))
+    // A domain is a dictionary: one that holds an array is refused, as before.
+    let store = folder.url.appendingPathComponent("store")
+    try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+    try folder.write("store/com.example.list.plist", catalog)
+    let domain = try TestSupport.prefs(["write", "com.example.list", "k", "v"], store: store)
+    #expect(domain.status == 65)
+    #expect(domain.stderr.hasPrefix("prefs: error: "))
+    #expect(domain.stderr.contains("the domain holds an array, not a dictionary\n"))
+  }
+}

@@ -140,8 +140,8 @@ import Testing
     #expect(
       both.stdout == """
         prefs: error: \(bad):1:2: ringtone: stored as integer 1; the app reads "Chimes" (fallback)
-        prefs: warning: \(warn):2:4: 'yes' is a string in YAML 1.2 but bool true in YAML 1.1 (PyYAML); quote it, or write true
         prefs: warning: \(warn):2:1: x: not in the schema; the app does not read it
+        prefs: warning: \(warn):2:4: 'yes' is a string in YAML 1.2 but bool true in YAML 1.1 (PyYAML); quote it, or write true
 
         """)
     let withMissing = try TestSupport.prefs(["lint", good, folder.url.appendingPathComponent("none.json").path, bad])
@@ -202,8 +202,8 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.stdout == """
-        prefs: error: dock.plist:9:2: tilesize: 200 is out of 16...128
         prefs: error: dock.plist:5:2: autohide: stored as string "true"; the app reads false (fallback)
+        prefs: error: dock.plist:9:2: tilesize: 200 is out of 16...128
 
         """)
     #expect(result.stderr == "")
@@ -219,5 +219,24 @@ import Testing
     let both = try TestSupport.prefs(["lint", other, "--schema-dir", "x", "--schema", "user-settings"])
     #expect(both.status == 64)
     #expect(both.stderr.hasPrefix("prefs: error: --schema and --schema-dir cannot be used together\n"))
+  }
+}
+
+extension LintCommandTests {
+  /// Findings come in the order of the file's lines, whichever check found them:
+  /// schema findings and YAML ambiguities interleave, as a person reads the file.
+  @Test func findingsPrintInLineOrder() throws {
+    let folder = try TestFolder()
+    // The schema lists username before ringtone; the file has them the other way round.
+    let file = try folder.write("l.yaml", "ringtone: 5\nusername: 7\nmode: on\nisAccountPrivate: \"x\"\n")
+    let result = try TestSupport.prefs(["lint", file, "--schema", "user-settings"])
+    #expect(result.status == 1)
+    let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("prefs:") }
+    let positions = lines.map { line in
+      line.split(separator: ":").dropFirst(3).prefix(2).map { Int($0) ?? -1 }
+    }
+    #expect(lines.count == 5, "\(result.stdout)")
+    #expect(positions == [[1, 1], [2, 1], [3, 1], [3, 7], [4, 1]])
+    #expect(lines[3].contains("'on' is a string in YAML 1.2"))
   }
 }

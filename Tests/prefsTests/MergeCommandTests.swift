@@ -853,3 +853,82 @@ import Testing
             + "\t<key>C</key><string>3</string>\n"))
   }
 }
+
+extension MergeCommandTests {
+  /// Under `-o -` a conflict is still in the file being merged: its lines name
+  /// CURRENT's path, or the repository path `--path` gives, never `<stdout>`.
+  @Test func conflictLinesNameTheMergedFileUnderOutputToStandardOutput() throws {
+    let folder = try TestFolder()
+    try folder.write("base.json", #"{"a": 1, "b": 1}"#)
+    try folder.write("current.json", #"{"a": 2, "b": 1}"#)
+    try folder.write("other.json", #"{"a": 3, "b": 1}"#)
+    let sides = ["current.json", "base.json", "other.json"].map(folder.path)
+    let plain = try TestSupport.prefs(["merge"] + sides + ["-o", "-"])
+    #expect(plain.status == 1)
+    #expect(plain.stdout.hasPrefix("<<<<<<< "))
+    let current = folder.path("current.json")
+    #expect(
+      plain.stderr
+        == "prefs: conflict: \(current): a: base 1, current 2, other 3\n"
+        + "prefs: \(current): 1 conflict, marked with <<<<<<< and >>>>>>>\n")
+    let driver = try TestSupport.prefs(["merge"] + sides + ["-o", "-", "--path", "conf/app.json"])
+    #expect(driver.status == 1)
+    #expect(!driver.stderr.contains("<stdout>"))
+    #expect(driver.stderr.hasPrefix("prefs: conflict: conf/app.json: a: base 1, "))
+    // CURRENT is untouched: the result went to standard output.
+    #expect(try folder.read("current.json") == #"{"a": 2, "b": 1}"#)
+  }
+}
+
+extension MergeCommandTests {
+  /// Where git will not find `prefs` on its PATH, git-setup names this binary by its
+  /// path, says so, and git's merges run it; once prefs is on the PATH, git-setup names
+  /// it `prefs`; --remove takes out either form.
+  @Test(
+    .enabled(if: git != nil, "git is not installed"),
+    .enabled(
+      if: !FileManager.default.fileExists(atPath: "/usr/bin/prefs")
+        && !FileManager.default.fileExists(atPath: "/bin/prefs"),
+      "a prefs is installed in /usr/bin or /bin"))
+  func gitSetupNamesTheBinaryByItsPathOnlyWhenGitWouldNotFindIt() throws {
+    let repo = try Repository(git: try #require(Self.git))
+    let onPath = repo.environment["PATH"]!
+    let gitFolder = try #require(Self.git).deletingLastPathComponent().path
+    repo.environment["PATH"] = "\(gitFolder):/usr/bin:/bin"
+    let own = TestSupport.prefsBinary.resolvingSymlinksInPath().path
+    let config = try String(contentsOfFile: repo.path(".git/config"), encoding: .utf8)
+    let setup = try repo.prefs(["git-setup", "yaml"])
+    #expect(setup.status == 0)
+    #expect(setup.stdout.contains("set merge.prefs.driver = \(own) merge %A %O %B "))
+    #expect(setup.stdout.contains("set diff.prefs.textconv = \(own) textconv --binary-only "))
+    #expect(setup.stdout.contains("set merge.prefs.name = prefs: structural merge"))
+    #expect(
+      setup.stderr
+        == "prefs: warning: prefs is not on the PATH git runs its drivers with, so they name this binary by its path, "
+        + "\(own); once prefs is on the PATH, run 'prefs git-setup' again to name it 'prefs'\n")
+    // git runs the driver by that path: neighbouring lines changed on two branches merge.
+    try Data("width: 800\nheight: 600\n".utf8).write(to: URL(fileURLWithPath: repo.path("window.yaml")))
+    try repo.run(["add", "-A"])
+    try repo.run(["commit", "-q", "-m", "base"])
+    try repo.run(["checkout", "-q", "-b", "topic"])
+    #expect(try repo.prefs(["set", "window.yaml", "height", "700"]).status == 0)
+    try repo.run(["commit", "-q", "-am", "topic"])
+    try repo.run(["checkout", "-q", "main"])
+    #expect(try repo.prefs(["set", "window.yaml", "width", "1024"]).status == 0)
+    try repo.run(["commit", "-q", "-am", "main"])
+    let merged = try repo.run(["merge", "-q", "--no-edit", "topic"])
+    #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+    #expect(try String(contentsOfFile: repo.path("window.yaml"), encoding: .utf8) == "width: 1024\nheight: 700\n")
+
+    repo.environment["PATH"] = onPath
+    let again = try repo.prefs(["git-setup", "yaml"])
+    #expect(again.stderr == "")
+    #expect(try repo.run(["config", "merge.prefs.driver"]).stdout == Self.driver + "\n")
+    repo.environment["PATH"] = "\(gitFolder):/usr/bin:/bin"
+    #expect(try repo.prefs(["git-setup", "yaml"]).status == 0)
+    let removed = try repo.prefs(["git-setup", "--remove"])
+    #expect(removed.status == 0)
+    #expect(removed.stderr == "")
+    #expect(try String(contentsOfFile: repo.path(".git/config"), encoding: .utf8) == config)
+  }
+}

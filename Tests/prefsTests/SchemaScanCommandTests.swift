@@ -91,9 +91,9 @@ import Testing
     #expect(
       result.stdout == """
         prefs: error: \(domain):1:1: isAccountPrivate: stored as string "false"; the app reads true (fallback)
+        prefs: warning: \(domain):2:1: itmes: not in the schema; the app does not read it (did you mean 'items'?)
         prefs: error: \(domain):3:1: items: does not decode as [Item]: item 2 of 3 has no field 'description' \
         (JSONDecoder fails; the app reads [] instead, and its next save of items drops every stored item)
-        prefs: warning: \(domain):2:1: itmes: not in the schema; the app does not read it (did you mean 'items'?)
 
         """)
 

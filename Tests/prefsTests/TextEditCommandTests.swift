@@ -226,3 +226,36 @@ import Testing
     #expect(try TestSupport.prefs(["get", "project.pbxproj", "objectVersion"], in: folder.url).stdout == "77\n")
   }
 }
+
+extension TextEditCommandTests {
+  /// A plain export over a commented export would lose its comments: it stops with
+  /// the --update hint; --force writes it anew; an export prefs wrote itself (or a
+  /// new file) is written without a word.
+  @Test func exportOverACommentedExportRefusesWithTheUpdateHint() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    #expect(try TestSupport.prefs(["write", "com.example.app", "ringtone", "Chimes"], store: store).status == 0)
+    let commented = "# reviewed\nringtone: Waves   # quiet\n"
+    let file = try folder.write("app.yaml", commented)
+    let refused = try TestSupport.prefs(["export", "com.example.app", "-o", file], store: store)
+    #expect(refused.status == 64)
+    #expect(
+      refused.stderr
+        == "prefs: error: \(file): holds text of its own (comments, a layout) that writing the export anew would lose\n"
+        + "hint: to refresh it, keeping its text: prefs export com.example.app -o \(file) --update\n"
+        + "hint: to write it anew: add --force\n")
+    #expect(try folder.read("app.yaml") == commented)
+    // The hint's command works, and keeps the comments.
+    #expect(try TestSupport.prefs(["export", "com.example.app", "-o", file, "--update"], store: store).status == 0)
+    #expect(try folder.read("app.yaml") == "# reviewed\nringtone: Chimes   # quiet\n")
+    let forced = try TestSupport.prefs(["export", "com.example.app", "-o", file, "--force"], store: store)
+    #expect(forced.status == 0)
+    #expect(forced.stderr == "")
+    #expect(try folder.read("app.yaml") == "ringtone: Chimes\n")
+    // Its own export is written over again, as the domain changes.
+    #expect(try TestSupport.prefs(["write", "com.example.app", "volume", "-int", "3"], store: store).status == 0)
+    let again = try TestSupport.prefs(["export", "com.example.app", "-o", file], store: store)
+    #expect(again.status == 0)
+    #expect(try folder.read("app.yaml") == "ringtone: Chimes\nvolume: 3\n")
+  }
+}

@@ -680,3 +680,54 @@ struct TerminalOutputTests {
     #expect(piped.stderr == "")
   }
 }
+
+extension VersionControlCommandTests {
+  /// A store and its backup are compared as `diff -r` compares folders: file by file
+  /// (a domain's plist with its YAML export), each pair that differs under its `diff`
+  /// line, a file on one side alone listed; 0 when all match, 1 when anything differs.
+  @Test func diffComparesTwoFoldersOfDomainsFileByFile() throws {
+    let folder = try TestFolder()
+    let store = folder.url.appendingPathComponent("store")
+    for arguments in [["com.a", "ringtone", "Chimes"], ["com.b", "volume", "-int", "3"]] {
+      #expect(try TestSupport.prefs(["write"] + arguments, store: store).status == 0)
+    }
+    #expect(try TestSupport.prefs(["export", "--all", "-o", folder.path("backup")], store: store).status == 0)
+    let same = try TestSupport.prefs(["diff", store.path, folder.path("backup")])
+    #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+    #expect(same.stdout == "")
+
+    #expect(try TestSupport.prefs(["write", "com.b", "volume", "-int", "4"], store: store).status == 0)
+    #expect(try TestSupport.prefs(["write", "com.c", "new", "x"], store: store).status == 0)
+    for side in ["backup/old", "store/old"] {
+      try FileManager.default.createDirectory(atPath: folder.path(side), withIntermediateDirectories: true)
+    }
+    try folder.write("backup/old/com.z.yaml", "z: 1\n")
+    try folder.write("store/old/com.z.plist", "<dict><key>z</key><integer>1</integer></dict>")
+    let differ = try TestSupport.prefs(["diff", store.path, folder.path("backup")])
+    #expect(differ.status == 1)
+    #expect(
+      differ.stdout
+        == "diff \(store.path)/com.b.plist \(folder.path("backup"))/com.b.yaml\n~ volume: 4 -> 3\n"
+        + "Only in \(store.path): com.c.plist\n")
+    #expect(differ.stderr == "")
+    let mixed = try TestSupport.prefs(["diff", store.path, folder.path("backup/com.a.yaml")])
+    #expect(mixed.status == 64)
+    #expect(
+      mixed.stderr.hasPrefix("prefs: error: a folder is compared with a folder, file by file; give two folders\n"))
+  }
+}
+
+extension EditCommandTests {
+  /// A file whose root is an array (Xcode's code snippets, a Munki catalog) is edited
+  /// as YAML and patched back into its plist, as a dictionary is.
+  @Test func aFileWhoseRootIsAnArrayIsEditedAndPatchedBack() throws {
+    let folder = try TestFolder()
+    let plist =
+      "<plist version=\"1.0\">\n<array>\n\t<string>Firefox</string>\n\t<string>Slack</string>\n</array>\n</plist>\n"
+    let file = try folder.write("snippets.plist", plist)
+    let result = try edit(file, store: folder.url, script: "sed -i 's/Slack/Zoom/' \"$1\"")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr == "")
+    #expect(try folder.read("snippets.plist") == plist.replacingOccurrences(of: "Slack", with: "Zoom"))
+  }
+}

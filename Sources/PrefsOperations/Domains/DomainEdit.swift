@@ -20,19 +20,26 @@ public struct DomainEdit: Sendable {
   /// The domain edited.
   public let domain: any PreferenceDomain
   /// What it held when it was read.
-  public let original: PrefDictionary?
+  public let original: PrefValue?
+  /// Whether the domain is a file whose root may be any value (a Munki catalog is an
+  /// array), not only a dictionary.
+  public let anyRoot: Bool
   /// The text of a YAML file, which is edited as it is (comments and all); nil for
   /// anything else, which is shown as YAML and patched back into its own format.
   public let ownText: Data?
   /// The text the editor opens.
   public let initialText: Data
 
-  /// Reads `domain` for editing.
-  public init(_ domain: any PreferenceDomain, options: ReadOptions = ReadOptions()) throws {
+  /// Reads `domain` for editing; with `anyRoot`, a file domain may hold any value at
+  /// its root (a file named by path), else a dictionary.
+  public init(_ domain: any PreferenceDomain, options: ReadOptions = ReadOptions(), anyRoot: Bool = false) throws {
     self.domain = domain
-    original = try domain.read(options: options)
+    let file = anyRoot ? domain as? FileDomain : nil
+    self.anyRoot = file != nil
+    original =
+      try file.map { try $0.readValue(options: options) } ?? domain.read(options: options).map(PrefValue.dictionary)
     ownText = Self.yamlText(of: domain)
-    initialText = try ownText ?? Format.yaml.codec.encode(.dictionary(original ?? PrefDictionary()))
+    initialText = try ownText ?? Format.yaml.codec.encode(original ?? .dictionary(PrefDictionary()))
   }
 
   /// The text of a YAML file, which is edited as it is; nil for anything else.
@@ -52,6 +59,17 @@ public struct DomainEdit: Sendable {
     _ contents: PrefDictionary, text: Data, force: Bool = false, options: ReadOptions = ReadOptions(),
     dropNulls: Bool = false, warnings: Warnings = Warnings()
   ) throws -> Outcome {
+    try writeBack(
+      value: .dictionary(contents), text: text, force: force, options: options, dropNulls: dropNulls,
+      warnings: warnings)
+  }
+
+  /// Writes the edit back as ``writeBack(_:text:force:options:dropNulls:warnings:)``
+  /// does; `contents` may be any value where ``anyRoot``.
+  public func writeBack(
+    value contents: PrefValue, text: Data, force: Bool = false, options: ReadOptions = ReadOptions(),
+    dropNulls: Bool = false, warnings: Warnings = Warnings()
+  ) throws -> Outcome {
     if let ownText {
       if text == ownText { return .unchanged }
       let file = try LockedFile(domain.location)
@@ -60,10 +78,22 @@ public struct DomainEdit: Sendable {
           ? .written : .changedMeanwhile
       }
     }
-    if try Format.yaml.codec.encode(.dictionary(contents)) == initialText { return .unchanged }
-    let changedMeanwhile = try domain.write(
-      contents, ifStill: original, force: force, options: options, dropNulls: dropNulls, warnings: warnings)
-    return changedMeanwhile == nil ? .written : .changedMeanwhile
+    if try Format.yaml.codec.encode(contents) == initialText { return .unchanged }
+    guard anyRoot, let file = domain as? FileDomain else {
+      let changedMeanwhile = try domain.write(
+        contents.dictionaryValue ?? PrefDictionary(), ifStill: original?.dictionaryValue, force: force,
+        options: options, dropNulls: dropNulls, warnings: warnings)
+      return changedMeanwhile == nil ? .written : .changedMeanwhile
+    }
+    do {
+      try file.modifyValue(force: force, options: options, dropNulls: dropNulls, warnings: warnings) { current in
+        guard current == original else { throw ChangedMeanwhile() }
+        current = contents
+      }
+    } catch is ChangedMeanwhile {
+      return .changedMeanwhile
+    }
+    return .written
   }
 }
 
@@ -76,20 +106,22 @@ extension PreferenceDomain {
     _ contents: PrefDictionary, ifStill original: PrefDictionary?, force: Bool = false,
     options: ReadOptions = ReadOptions(), dropNulls: Bool = false, warnings: Warnings = Warnings()
   ) throws -> PrefDictionary?? {
+    var found: PrefDictionary?
     do {
       try modify(force: force, dryRun: false, options: options, dropNulls: dropNulls, warnings: warnings) {
         current in
-        guard current == original else { throw ChangedMeanwhile(current: current) }
+        guard current == original else {
+          found = current
+          throw ChangedMeanwhile()
+        }
         current = contents
       }
-    } catch let changed as ChangedMeanwhile {
-      return .some(changed.current)
+    } catch is ChangedMeanwhile {
+      return .some(found)
     }
     return nil
   }
 }
 
-/// Leaves a change without writing anything: the domain holds `current`, not what was read.
-private struct ChangedMeanwhile: Error {
-  let current: PrefDictionary?
-}
+/// Leaves a change without writing anything: the domain holds something else than what was read.
+private struct ChangedMeanwhile: Error {}

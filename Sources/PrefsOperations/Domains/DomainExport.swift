@@ -66,6 +66,19 @@ public struct DomainExport: Sendable {
     return DomainChange(before: before, after: after)
   }
 
+  /// Whether writing an export anew over the file at `path` would lose text of the
+  /// file's own: it reads as a text format, and is not what that format's writer
+  /// gives back from its value (it holds comments, blank lines, another key order or
+  /// layout), or it does not read at all. A missing file and a binary plist, which
+  /// holds no text, lose nothing.
+  public func overwriteLosesText(at path: String) -> Bool {
+    guard let data = FileManager.default.contents(atPath: path) else { return false }
+    guard let (value, found) = try? Format.read(data, path: path) else { return true }
+    guard found != .binary else { return false }
+    let written = try? found.encode(value, options: found == format ? options : WriteOptions(sortKeys: true))
+    return written != data
+  }
+
   /// Writes `value` anew to the file at `path`, atomically. With `mode` (the source's),
   /// a new file gets it and an existing one is narrowed to it, so that a copy of a
   /// private domain stays private.

@@ -132,7 +132,7 @@ public enum Lint {
       } catch {
         findings.append(LintFinding(.error, file: file, message: "\(error)"))
       }
-      return findings
+      return inLineOrder(findings)
     }
     var schema = schema
     if let schemas {
@@ -161,7 +161,23 @@ public enum Lint {
           .warning, file: file, position: document?.position(of: path), message: refused.message, kind: refused)
       }
     }
-    return findings
+    return inLineOrder(findings)
+  }
+
+  /// Findings in the order a person reads the file: by position, those without
+  /// one last, each group keeping the order it was found in.
+  static func inLineOrder(_ findings: [LintFinding]) -> [LintFinding] {
+    func place(_ position: SourcePosition?) -> (Int, Int, Int) {
+      switch position {
+      case .lineColumn(let line, let column)?: (0, line, column)
+      case .byteOffset(let offset)?: (0, offset, 0)
+      case nil: (1, 0, 0)
+      }
+    }
+    return findings.enumerated().sorted { a, b in
+      let (placeA, placeB) = (place(a.element.position), place(b.element.position))
+      return placeA != placeB ? placeA < placeB : a.offset < b.offset
+    }.map(\.element)
   }
 
   /// Schema findings as lint findings, each at its key path's position.

@@ -34,6 +34,10 @@ public struct ApplyStep: Sendable {
     StructuralDiff.changes(from: .dictionary(before ?? PrefDictionary()), to: .dictionary(after ?? PrefDictionary()))
   }
 
+  /// The changes that give a key another type (the bool `true` to the string
+  /// `"yes"`): what an app reading the key's type would lose.
+  public var typeChanges: [PrefChange] { changes.filter(\.changesType) }
+
   /// Whether applying would write anything: a changed value, or a domain deleted.
   public var changesAnything: Bool {
     error == nil

@@ -25,6 +25,15 @@ enum ChildProcess {
       .first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
+  /// This program's own path: /proc/self/exe where there is one, else how it was called.
+  static func ownPath() -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    if count > 0 { return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    let called = CommandLine.arguments.first ?? ""
+    return called.contains("/") ? called : nil
+  }
+
   /// How a child ended.
   enum Outcome: Equatable {
     case exited(Int32)

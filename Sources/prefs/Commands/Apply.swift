@@ -11,6 +11,10 @@ enum Apply {
       "Restore the domains as the last apply found them, byte for byte; refused (exit 65) when one changed since, "
       + "unless --force.")
 
+  static let allowTypeChanges = OptionSpec(
+    "allow-type-changes", long: ["allow-type-changes"],
+    help: "Apply a value of another type than the key holds (the string \"yes\" over a bool), with a warning.")
+
   /// From this many domains, a terminal shows which one is being applied.
   static let progressFrom = 10
 
@@ -30,7 +34,12 @@ enum Apply {
       writing, the affected domains are saved as a snapshot (prefs snapshots lists \
       them; --undo restores the last one, and when a domain changed after the apply \
       wrote it, lists the changed key paths and restores nothing, exit 65, unless \
-      --force). Each domain changes atomically under its \
+      --force). A plain YAML scalar that YAML 1.1 tools read otherwise (yes, off, \
+      0755) is warned of, as import and lint do (-q: not). A value of another type than \
+      the key holds is a warning; where that type rests on the YAML version (the plain \
+      yes over a bool, a string in YAML 1.2) the domain fails, naming each key, unless \
+      the value is quoted or tagged (!!str yes), --schema converts it to the type the \
+      app reads, or --allow-type-changes applies it. Each domain changes atomically under its \
       lock; when some fail, the others are still applied, each failure is named, and \
       the exit status is that of the first failure.
       """,
@@ -38,8 +47,8 @@ enum Apply {
       ArgumentSpec(name: "FILE", help: "Settings files, or - for standard input.", optional: true, variadic: true)
     ],
     options: [
-      Import.dryRun, check, undo, Options.schema, Options.force, Options.from, Options.dropNulls, Options.yamlVersion,
-      Options.defaultsDir,
+      Import.dryRun, check, undo, Options.schema, allowTypeChanges, Options.force, Options.from, Options.dropNulls,
+      Options.yamlVersion, Options.quiet, Options.defaultsDir,
     ],
     examples: [
       ("prefs apply settings.yaml --dry-run", "See what applying would change, domain by domain."),
@@ -62,11 +71,31 @@ enum Apply {
       return try undoLast(in: arguments.store(), force: arguments.has(Options.force), console)
     }
     guard !arguments.positionals.isEmpty else { throw ArgumentParser.usageError("missing argument FILE", spec) }
-    let files = try arguments.positionals.map { try readSettings($0, arguments: arguments, console: console) }
     let options = try arguments.readOptions()
+    var files: [SettingsFile] = []
+    // The same files as YAML 1.1 tools read them: a value the two readings disagree
+    // on is a plain scalar whose type rests on the YAML version (yes, off, 0755).
+    var filesAsYAML11: [SettingsFile] = []
+    for path in arguments.positionals {
+      let (file, data) = try readSettings(path, arguments: arguments, console: console)
+      files.append(file)
+      guard options.yamlVersion == .v1_2 else { continue }
+      var asYAML11 = options
+      asYAML11.yamlVersion = .v1_1
+      asYAML11.warnsOfYAMLAmbiguities = false
+      if let other = try? SettingsFile.read(
+        data, name: displayName(path), path: path == "-" ? nil : path, declared: try arguments.inputFormat(),
+        options: asYAML11, warnings: Warnings())
+      {
+        filesAsYAML11.append(other)
+      }
+    }
     let store = arguments.store()
-    let steps = SettingsApply.plan(
-      files, store: store, schema: try arguments.schema(), force: arguments.has(Options.force), options: options)
+    let schema = try arguments.schema()
+    var steps = SettingsApply.plan(
+      files, store: store, schema: schema, force: arguments.has(Options.force), options: options)
+    refuseTypeChanges(
+      in: &steps, allowed: schema != nil || arguments.has(allowTypeChanges), readingAsYAML11: filesAsYAML11, console)
     for step in steps {
       for coercion in step.coercions { console.err("prefs: warning: \(step.name): \(coercion)") }
     }
@@ -106,6 +135,56 @@ enum Apply {
     return Console.status(for: first)
   }
 
+  /// A key given another type than it holds is a warning, as import's are; but where
+  /// the new type rests on how the YAML version reads a plain scalar (`yes` is a string
+  /// in YAML 1.2, a bool in 1.1: the two readings, `filesAsYAML11` the second, give
+  /// the key different values) it fails its domain, naming the keys, unless `allowed`
+  /// (`--schema` converted the values, or `--allow-type-changes`). A quoted or tagged
+  /// value, or one from JSON or a plist, says its type.
+  static func refuseTypeChanges(
+    in steps: inout [ApplyStep], allowed: Bool, readingAsYAML11 filesAsYAML11: [SettingsFile], _ console: Console
+  ) {
+    for index in steps.indices where steps[index].error == nil {
+      let step = steps[index]
+      let changes = step.typeChanges
+      let otherReadings = filesAsYAML11.flatMap(\.entries).filter { $0.target == step.target }.map(\.settings.value)
+      let implied = changes.filter { change in
+        otherReadings.contains { reading in value(at: change.path, in: reading).map { $0 != change.new } ?? false }
+      }
+      guard !implied.isEmpty, !allowed else {
+        for change in changes { console.err("prefs: warning: \(step.name): type changed: \(change.line)") }
+        continue
+      }
+      let listed = implied.map { change in
+        "\(change.path.nameInMessages) holds \(change.old!.kind.article) \(change.old!.kind.rawValue), "
+          + "the settings give \(change.new!.kind.article) \(change.new!.kind.rawValue) \(change.new!.inlineText())"
+      }
+      steps[index].error = PrefsError(
+        .settings(problem: "would change the type of a key: " + listed.joined(separator: "; ")),
+        file: step.name,
+        hints: [
+          "write the value in the type the key holds; to change it on purpose, quote or tag it (!!str yes), "
+            + "or give --allow-type-changes (--schema converts it to the type the app reads)"
+        ])
+    }
+  }
+
+  /// The value at `path` in `value`, if there is one.
+  static func value(at path: PrefKeyPath, in value: PrefValue) -> PrefValue? {
+    var found = value
+    for component in path.components {
+      switch (component, found) {
+      case (.key(let key), .dictionary(let dict)):
+        guard let next = dict[key] else { return nil }
+        found = next
+      case (.index(let index), .array(let items)) where items.indices.contains(index):
+        found = items[index]
+      default: return nil
+      }
+    }
+    return found
+  }
+
   /// The plan as `prefs diff` prints it, under each domain's name.
   static func plan(_ steps: [ApplyStep], _ console: Console) -> String {
     var text = ""
@@ -135,8 +214,10 @@ enum Apply {
     return text
   }
 
-  /// Reads one settings file (`-` is standard input).
-  static func readSettings(_ path: String, arguments: ParsedArguments, console: Console) throws -> SettingsFile {
+  /// Reads one settings file (`-` is standard input); returns it and its bytes.
+  static func readSettings(_ path: String, arguments: ParsedArguments, console: Console) throws -> (
+    SettingsFile, Data
+  ) {
     let name = displayName(path)
     let options = try arguments.readOptions()
     let data: Data
@@ -147,9 +228,10 @@ enum Apply {
     }
     let warnings = Warnings()
     defer { console.report(warnings, file: name) }
-    return try SettingsFile.read(
+    let file = try SettingsFile.read(
       data, name: name, path: path == "-" ? nil : path, declared: try arguments.inputFormat(), options: options,
       warnings: warnings)
+    return (file, data)
   }
 
   static func undoLast(in store: any DomainStore, force: Bool, _ console: Console) throws -> Int32 {

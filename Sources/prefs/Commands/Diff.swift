@@ -17,11 +17,17 @@ enum Diff {
       compared document by document, lined up by kind and metadata.name when every \
       document has them (Kubernetes manifests), else by position; each line names \
       its document ('~ [Deployment/web] spec.replicas: 2 -> 3', '~ [1] …'), and a \
-      document only one side has is one '+' or '-' line. Exits 0 when the two are the same, 1 when they differ.
+      document only one side has is one '+' or '-' line. Two folders (a store and \
+      its backup) are compared file by file, as diff -r does, and their subfolders \
+      too: a file is paired with the one of the same name, or of the same name in \
+      another format (app.plist with app.yaml); each pair that differs is headed by a \
+      'diff A/FILE B/FILE' line, and a file on one side alone is listed as 'Only in \
+      FOLDER: FILE'; hidden files are left out. Exits 0 when the two are the same, 1 \
+      when they differ.
       """,
     arguments: [
-      ArgumentSpec(name: "A", help: "A file, domain name, or - for standard input."),
-      ArgumentSpec(name: "B", help: "A file, domain name, or - for standard input."),
+      ArgumentSpec(name: "A", help: "A file, domain name, folder, or - for standard input."),
+      ArgumentSpec(name: "B", help: "A file, domain name, folder, or - for standard input."),
     ],
     options: [
       unified, Options.exclude, Options.from, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir,
@@ -29,6 +35,7 @@ enum Diff {
     examples: [
       ("prefs diff settings.plist settings.yaml", "Check that a conversion kept everything."),
       ("prefs diff com.example.app backup/com.example.app.yaml -u", "A unified diff against a backup."),
+      ("prefs diff ~/.config backup/", "Every domain against its backup, file by file."),
     ],
     run: run)
 
@@ -37,16 +44,30 @@ enum Diff {
     if a == "-", b == "-" {
       throw ArgumentParser.usageError("standard input can be read once: give - for one of A and B", spec)
     }
+    switch (isFolder(a), isFolder(b)) {
+    case (true?, true?): return try compareFolders(a, b, arguments, console)
+    case (true?, _), (_, true?):
+      throw ArgumentParser.usageError("a folder is compared with a folder, file by file; give two folders", spec)
+    default: break
+    }
     let old = try Documents.readDocumentsOfFileOrDomain(a, arguments: arguments, console: console)
     let new = try Documents.readDocumentsOfFileOrDomain(b, arguments: arguments, console: console)
+    let text = try differences(old, new, names: (a, b), arguments)
+    try console.out(colorize(text, unified: arguments.has(unified), console))
+    return text.isEmpty ? Console.Status.success : Console.Status.different
+  }
+
+  /// The differences between two files' documents as the command prints them: one
+  /// line per change (two single documents compared as values, streams document by
+  /// document), or with --unified a unified diff of their canonical YAML.
+  static func differences(
+    _ old: [PrefValue], _ new: [PrefValue], names: (String, String), _ arguments: ParsedArguments
+  ) throws -> String {
     let excludes = arguments.excludes()
     if arguments.has(unified) {
       let (oldText, newText) = try canonicalTexts(old, new, excluding: excludes)
-      let text = LineDiff.unified(old: oldText, new: newText, oldName: a, newName: b)
-      try console.out(colorize(text, unified: true, console))
-      return text.isEmpty ? Console.Status.success : Console.Status.different
+      return LineDiff.unified(old: oldText, new: newText, oldName: names.0, newName: names.1)
     }
-    // Two single documents are compared as values; streams document by document.
     let lines =
       old.count == 1 && new.count == 1
       ? StructuralDiff.changes(from: old[0], to: new[0], excluding: excludes).map(\.line)
@@ -54,9 +75,80 @@ enum Diff {
         $0.change.line(inDocument: $0.document)
       }
     // One line per change, whatever line breaks a key holds.
-    let text = lines.map { TerminalText.escaped($0, keepingLineBreaks: false) + "\n" }.joined()
-    try console.out(colorize(text, unified: false, console))
-    return lines.isEmpty ? Console.Status.success : Console.Status.different
+    return lines.map { TerminalText.escaped($0, keepingLineBreaks: false) + "\n" }.joined()
+  }
+
+  /// Two folders compared file by file, as `diff -r` does: each pair that differs
+  /// under a `diff A/FILE B/FILE` line, a file on one side alone as `Only in …`,
+  /// subfolders in turn. A file that cannot be read is reported and the others are
+  /// compared; the status is 1 when anything differs, else the worst error's.
+  static func compareFolders(_ a: String, _ b: String, _ arguments: ParsedArguments, _ console: Console) throws
+    -> Int32
+  {
+    var status = Console.Status.success
+    for pair in try pairs(a, b) {
+      switch pair {
+      case (let name?, nil):
+        try console.out("Only in \(TerminalText.escaped(a, keepingLineBreaks: false)): \(name)\n")
+        status = max(status, Console.Status.different)
+      case (nil, let name?):
+        try console.out("Only in \(TerminalText.escaped(b, keepingLineBreaks: false)): \(name)\n")
+        status = max(status, Console.Status.different)
+      case (let old?, let new?):
+        let (oldPath, newPath) = (a.appendingPathComponent(old), b.appendingPathComponent(new))
+        if isFolder(oldPath) == true, isFolder(newPath) == true {
+          status = max(status, try compareFolders(oldPath, newPath, arguments, console))
+          continue
+        }
+        do {
+          let text = try differences(
+            try Documents.readDocumentsOfFileOrDomain(oldPath, arguments: arguments, console: console),
+            try Documents.readDocumentsOfFileOrDomain(newPath, arguments: arguments, console: console),
+            names: (oldPath, newPath), arguments)
+          guard !text.isEmpty else { continue }
+          try console.out(
+            "diff \(TerminalText.escaped(oldPath, keepingLineBreaks: false)) "
+              + "\(TerminalText.escaped(newPath, keepingLineBreaks: false))\n"
+              + colorize(text, unified: arguments.has(unified), console))
+          status = max(status, Console.Status.different)
+        } catch let error as PrefsError {
+          console.report(error)
+          status = max(status, Console.status(for: error))
+        }
+      case (nil, nil): break
+      }
+    }
+    return status
+  }
+
+  /// The entries of two folders paired by name, or by name less a format's extension
+  /// when the other folder has no entry of the same name (`app.plist` and `app.yaml`),
+  /// in code-point order; hidden entries are left out.
+  static func pairs(_ a: String, _ b: String) throws -> [(String?, String?)] {
+    func entries(_ folder: String) throws -> [String] {
+      try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }
+    }
+    func stem(_ name: String) -> String {
+      Format.forPath(name) == nil ? name : name.deletingPathExtension
+    }
+    let (left, right) = (try entries(a), try entries(b))
+    var unpaired = Set(right)
+    var result: [(String?, String?)] = []
+    for name in left {
+      if unpaired.remove(name) != nil {
+        result.append((name, name))
+      } else if let other = right.first(where: { unpaired.contains($0) && stem($0) == stem(name) && $0 != stem($0) }),
+        name != stem(name)
+      {
+        unpaired.remove(other)
+        result.append((name, other))
+      } else {
+        result.append((name, nil))
+      }
+    }
+    result += unpaired.map { (nil, $0) }
+    func name(_ pair: (String?, String?)) -> String.UnicodeScalarView { (pair.0 ?? pair.1 ?? "").unicodeScalars }
+    return result.sorted { name($0).lexicographicallyPrecedes(name($1)) { $0.value < $1.value } }
   }
 
   /// The canonical texts `--unified` compares. Two single documents are their

@@ -33,7 +33,8 @@ enum Edit {
           + "edit the domain by its name (prefs edit \(domain.location.lastPathComponent.deletingPathExtension))")
     }
     let options = try arguments.readOptions()
-    let edit = try DomainEdit(domain, options: options)
+    // A file named by path may have any root (an array of snippets); a domain is a dictionary.
+    let edit = try DomainEdit(domain, options: options, anyRoot: namesFile(arguments.positionals[0]))
     let folder = try EditFolder(fileName: safeFileName(domain.name) + ".yaml")
     var presented = edit.initialText
     try presented.write(to: URL(fileURLWithPath: folder.file))
@@ -61,10 +62,10 @@ enum Edit {
         return Console.Status.different
       }
       do {
-        let contents = try decodeDomain(edited, options: options)
+        let contents = try decodeDomain(edited, options: options, anyRoot: edit.anyRoot)
         let outcome = try reportingWarnings(of: domain, console) { warnings in
           try edit.writeBack(
-            contents, text: withoutOldNote(edited), force: arguments.has(Options.force), options: options,
+            value: contents, text: withoutOldNote(edited), force: arguments.has(Options.force), options: options,
             dropNulls: arguments.dropsNulls, warnings: warnings)
         }
         switch outcome {
@@ -93,13 +94,15 @@ enum Edit {
     }
   }
 
-  /// The edited YAML as a domain's contents.
-  static func decodeDomain(_ data: Data, options: ReadOptions) throws -> PrefDictionary {
+  /// The edited YAML as a domain's contents: a dictionary, or any value for a file
+  /// whose root may be one (`anyRoot`).
+  static func decodeDomain(_ data: Data, options: ReadOptions, anyRoot: Bool) throws -> PrefValue {
     let value = try Format.yaml.readValue(data, options: options, warnings: Warnings())
-    guard case .dictionary(let contents) = value else {
+    if anyRoot { return value }
+    guard case .dictionary = value else {
       throw PrefsError(.other(.badInput, "a domain is a dictionary, not \(value.kind.article) \(value.kind.rawValue)"))
     }
-    return contents
+    return value
   }
 
   static let noteLines = ["# prefs: error: ", "# Fix the mistake and save, or empty the file to abort."]
@@ -110,7 +113,7 @@ enum Edit {
   static func note(for body: Data, _ error: PrefsError, options: ReadOptions) -> Data {
     var shown = error
     do {
-      _ = try decodeDomain(Data("#\n#\n".utf8) + body, options: options)
+      _ = try decodeDomain(Data("#\n#\n".utf8) + body, options: options, anyRoot: true)
     } catch let again as PrefsError {
       shown = again
     } catch {}

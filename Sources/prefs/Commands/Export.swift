@@ -9,6 +9,10 @@ enum Export {
     "update", long: ["update"],
     help: "Refresh the existing -o file in place: only what changed changes; its comments and key order stay.")
 
+  static let force = OptionSpec(
+    "force", long: ["force"],
+    help: "Write the -o file anew though it holds text of its own (comments, a layout) that --update would keep.")
+
   static let spec = CommandSpec(
     name: "export",
     summary: "Write a domain out as YAML, JSON or a plist, in canonical key order.",
@@ -22,7 +26,10 @@ enum Export {
       as empty, as it does for the app). With --update, an existing -o file (or each \
       file of --all) is patched rather than written anew: a YAML export kept in git \
       keeps its comments, blank lines and key order, and new keys go after their \
-      neighbours; the file keeps its own format. export --all --exclude records the \
+      neighbours; the file keeps its own format. Without --update, an -o file that \
+      holds text of its own (comments, blank lines, a key order or layout an export \
+      would not write) is not overwritten: the export stops with the --update hint, \
+      and --force writes it anew. export --all --exclude records the \
       globs in the folder's file .prefs-excluded, so that import --all of the folder \
       leaves those keys alone rather than removing them. With several \
       DOMAINs the output is one settings file whose top-level keys are the domains, \
@@ -34,7 +41,8 @@ enum Export {
         name: "DOMAIN", help: "Domain names (com.example.app, -g) or files.", optional: true, variadic: true)
     ],
     options: [
-      Options.output, Options.to, all, update, Options.exclude, Options.plain, Options.compact, Options.expandData,
+      Options.output, Options.to, all, update, force, Options.exclude, Options.plain, Options.compact,
+      Options.expandData,
       Options.dropNulls, Options.schema, Options.schemaDir,
       Options.effective, Options.allowDuplicateKeys, Options.defaultsDir,
     ],
@@ -141,6 +149,15 @@ enum Export {
       throw ArgumentParser.usageError("--update refreshes a file: give it with -o FILE", spec)
     }
     guard let path = output, export.updates(path) else {
+      if let path = output, path != "-", !arguments.has(force), export.overwriteLosesText(at: path) {
+        throw PrefsError(
+          .usage("holds text of its own (comments, a layout) that writing the export anew would lose"),
+          file: displayName(path),
+          hints: [
+            "to refresh it, keeping its text: prefs export \(argument) -o \(path) --update",
+            "to write it anew: add --force",
+          ])
+      }
       try Documents.write(
         value, format: format, to: output, options: options, console: console,
         mode: argument == "-" ? nil : try resolveDomain(argument, in: store).fileMode)

@@ -16,7 +16,9 @@ enum GitSetup {
     summary: "Make git merge preference files with prefs, and diff binary plists as YAML.",
     discussion: """
       Sets merge.prefs.driver to '\(driver)' and diff.prefs.textconv to \
-      '\(binaryTextconv)' in the repository's git config (with --global, the user's), \
+      '\(binaryTextconv)' in the repository's git config (with --global, the user's; \
+      when prefs is not on the PATH, git could not find it there, so both name this \
+      binary by its absolute path instead, with a warning that says so), \
       and adds '*.plist diff=prefs merge=prefs', '*.pbxproj merge=prefs' and \
       '*.EXT merge=prefs' for each EXT named to .gitattributes at the repository's \
       root (with --global, to core.attributesFile, else \
@@ -70,6 +72,33 @@ enum GitSetup {
   ]
   static let defaultExtensions = ["plist", "pbxproj"]
 
+  /// How the drivers name prefs: `prefs` when git will find it on the PATH it runs
+  /// drivers with (this one's), else this binary's own path, quoted for the shell
+  /// git runs them through.
+  static func program() -> String {
+    guard ChildProcess.onPath("prefs") == nil, let own = ChildProcess.ownPath() else { return "prefs" }
+    let plain = own.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._+-".contains($0)) }
+    return plain ? own : "'" + own.replacingAll("'", with: "'\\''") + "'"
+  }
+
+  /// A setting's value (written for `prefs`) naming prefs as `program` does, when
+  /// the value is a command.
+  static func naming(_ value: String, _ program: String) -> String {
+    value.hasPrefix("prefs ") ? program + value.dropFirst("prefs".count) : value
+  }
+
+  /// Whether `set` is `value` (or the older form of it) naming prefs in any way:
+  /// `prefs`, or a path to a binary called prefs, quoted or not.
+  static func isOurs(_ set: String, key: String, value: String) -> Bool {
+    [value, olderValues[key]].compactMap { $0 }.contains { ours in
+      let tail = ours.dropFirst("prefs".count)
+      guard set.hasSuffix(tail) else { return false }
+      var named = set.dropLast(tail.count)
+      if named.count >= 2, named.hasPrefix("'"), named.hasSuffix("'") { named = named.dropFirst().dropLast() }
+      return named == "prefs" || named.hasSuffix("/prefs")
+    }
+  }
+
   /// The attributes line for files ending in `.ext`: plists (binary or not) diff through
   /// textconv, which leaves text as it is; other formats are text and diff as text,
   /// unless `asYAML`.
@@ -115,7 +144,7 @@ enum GitSetup {
       // The drivers stay while attribute lines of other extensions still use them.
       if named.isEmpty {
         for (key, value) in settings + [yamlTextconv] {
-          guard let set = try git.config(scope, ["--get", key]), set == value || set == olderValues[key] else {
+          guard let set = try git.config(scope, ["--get", key]), isOurs(set, key: key, value: value) else {
             continue
           }
           _ = try git.config(scope, ["--unset", key])
@@ -129,8 +158,10 @@ enum GitSetup {
         }
       }
     } else {
-      for (key, value) in settings + (asYAML ? [yamlTextconv] : [])
-      where try git.config(scope, ["--get", key]) != value {
+      let program = program()
+      for (key, written) in settings + (asYAML ? [yamlTextconv] : [])
+      where try git.config(scope, ["--get", key]) != naming(written, program) {
+        let value = naming(written, program)
         guard try git.config(scope, [key, value]) != nil else {
           throw PrefsError(.other(.cannotCreate, "git config \(scope) \(key) failed"))
         }
@@ -145,6 +176,12 @@ enum GitSetup {
       changes += try setLines(lines, in: attributes, refusingSymlink: !isGlobal)
     }
     try console.out(changes.isEmpty ? "nothing to change\n" : changes.map { $0 + "\n" }.joined())
+    if !arguments.has(remove), program() != "prefs" {
+      console.err(
+        "prefs: warning: prefs is not on the PATH git runs its drivers with, so they name this binary by its path, "
+          + "\(TerminalText.escaped(program(), keepingLineBreaks: false)); once prefs is on the PATH, run "
+          + "'prefs git-setup' again to name it 'prefs'")
+    }
     return Console.Status.success
   }
 

@@ -175,6 +175,24 @@ private func editFile(
     return
   }
   let domain = try arguments.fileOrDomain(arguments.positionals[0])
+  if let file = domain as? FileDomain, namesFile(arguments.positionals[0]) {
+    // A file named by path may have any root (a Munki catalog is an array): key paths
+    // then start with an index (0.name); a domain is a dictionary.
+    try reportingWarnings(of: file, console) { warnings in
+      try file.modifyValue(
+        force: arguments.has(Options.force), options: arguments.readOptions(), dropNulls: arguments.dropsNulls,
+        warnings: warnings
+      ) { value in
+        guard let current = value ?? (creating ? .dictionary(PrefDictionary()) : nil) else {
+          var error = missingDomain(file, in: arguments.store())
+          error.hints.append("--create makes the file")
+          throw error
+        }
+        value = try inFile(file.name) { try change(current) }
+      }
+    }
+    return
+  }
   try changeDomain(domain, arguments, console: console) { contents in
     guard let current = contents ?? (creating && domain.location == domain.name ? PrefDictionary() : nil) else {
       var error = missingDomain(domain, in: arguments.store())

@@ -144,24 +144,26 @@ enum Merge {
       try write(merged.data)
     }
     let conflicts = merged.result.conflicts
+    // A conflict is in the file being merged, wherever the result is written.
+    let conflictFile = output == "-" ? name : outputName
     for conflict in conflicts {
       func shown(_ value: PrefValue?) -> String { value?.inlineText() ?? "(none)" }
       console.err(
-        "prefs: conflict: \(outputName): \(conflict.location): base \(shown(conflict.base)), "
+        "prefs: conflict: \(conflictFile): \(conflict.location): base \(shown(conflict.base)), "
           + "\(names.currentSide) \(shown(conflict.current)), \(names.otherSide) \(shown(conflict.other))")
     }
     if !conflicts.isEmpty {
       let count = (conflicts.count == 1 ? "1 conflict" : "\(conflicts.count) conflicts") + names.between
       console.err(
         merged.hasMarkers
-          ? "prefs: \(outputName): \(count), marked with \(String(repeating: "<", count: size)) and "
+          ? "prefs: \(conflictFile): \(count), marked with \(String(repeating: "<", count: size)) and "
             + String(repeating: ">", count: size)
-          : "prefs: \(outputName): \(count); a \(merged.format.name) file cannot hold conflict markers, "
+          : "prefs: \(conflictFile): \(count); a \(merged.format.name) file cannot hold conflict markers, "
             + "so \(names.keptSide)'s values were kept")
     }
     if let file = arguments.value(conflictsFile) {
       try Documents.write(
-        conflictList(conflicts, file: output == "-" ? name : outputName, names: names), format: .yaml, to: file,
+        conflictList(conflicts, file: conflictFile, names: names), format: .yaml, to: file,
         options: WriteOptions(), console: console, mode: AtomicFile.sharedMode(of: [paths.current]))
     }
     return conflicts.isEmpty ? Console.Status.success : Console.Status.different

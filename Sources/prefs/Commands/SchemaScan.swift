@@ -88,19 +88,11 @@ enum SchemaScan {
 
   /// The scanner beside the running prefs, else on the PATH.
   static func locate() -> String? {
-    if let own = executablePath() {
+    if let own = ChildProcess.ownPath() {
       let beside = own.deletingLastPathComponent.appendingPathComponent(scanner)
       if FileManager.default.isExecutableFile(atPath: beside) { return beside }
     }
     return ChildProcess.onPath(scanner)
   }
 
-  /// This program's own path: /proc/self/exe where there is one, else how it was called.
-  private static func executablePath() -> String? {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    if count > 0 { return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
-    let called = CommandLine.arguments.first ?? ""
-    return called.contains("/") ? called : nil
-  }
 }

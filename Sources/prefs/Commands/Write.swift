@@ -9,7 +9,11 @@ enum Write {
       Without a type a value never changes a key's type: it keeps the type the key \
       holds when its text reads as one (false for a bool), and is refused otherwise; \
       a new key is a string, as with defaults write (with a warning when the text \
-      reads as a number, bool or date). --type or a \
+      reads as a number, bool or date). A value that starts with <, ( or { is a \
+      property list, as defaults write reads it: an XML fragment \
+      ('<dict><key>a</key><string>b</string></dict>', '<true/>') or OpenStep \
+      ('(a, b)', '{a = 1;}'), also as an item of -array, -array-add, -dict and \
+      -dict-add; one that does not read is refused, and -string stores the text. --type or a \
       defaults-style word gives another: -int 5, -bool yes, -date 2024-01-02T03:04:05Z, \
       -data 0a1b (hex), -array a b c, -array-add d, -dict k1 v1 k2 v2, -dict-add k3 v3. \
       Inside -array and -dict a type word types the next value (-array -int 1 -string a). \
@@ -30,6 +34,10 @@ enum Write {
       ("prefs write com.example.app ringtone Waves", "Store a string."),
       ("prefs write com.example.app isAccountPrivate -bool false", "Store a boolean."),
       ("prefs write com.example.app recent -array-add Signal", "Append to an array."),
+      (
+        "prefs write com.apple.dock persistent-apps -array-add '<dict><key>tile-type</key><string>spacer-tile</string></dict>'",
+        "Append a property list, as defaults write reads one."
+      ),
     ],
     run: run)
 
@@ -95,6 +103,18 @@ enum Write {
     return ValueText.TypeName.named(String(name.dropFirst("word-".count)).replacingAll("-add", with: ""))
   }
 
+  /// A value given without a type that starts with `<`, `(` or `{`: a property list,
+  /// as `defaults write` reads it; text that does not read is refused, never stored
+  /// as a string unless `-string` says so.
+  static func propertyList(_ text: String) throws -> PrefValue {
+    do {
+      return try ValueText.parsePropertyList(text)
+    } catch var error as PrefsError {
+      error.hints.append("to store the text as it is, give it as a string: -string '\(text)'")
+      throw error
+    }
+  }
+
   /// Reads the VALUE part of the command line, in order, after DOMAIN and KEY.
   static func parseEdit(_ arguments: ParsedArguments) throws -> Edit {
     var container: String?  // "array", "array-add", "dict", "dict-add"
@@ -124,7 +144,10 @@ enum Write {
           raw.isEmpty ? "missing argument VALUE" : "write takes one VALUE (use -array for several)", spec)
       }
       // A single value takes its type from wherever the type was given.
-      guard let type = only.type ?? pending else { return .setUntyped(only.text) }
+      guard let type = only.type ?? pending else {
+        guard ValueText.startsAsPropertyList(only.text) else { return .setUntyped(only.text) }
+        return .set(try propertyList(only.text))
+      }
       return .set(try ValueText.parse(only.text, as: type.type, hexData: type.hex))
     }
     var values: [PrefValue] = []
@@ -132,7 +155,11 @@ enum Write {
       // Dictionary keys are always strings.
       let isKey = container.hasPrefix("dict") && index % 2 == 0
       let type = isKey ? nil : item.type
-      values.append(try ValueText.parse(item.text, as: type?.type ?? .string, hexData: type?.hex ?? false))
+      if !isKey, type == nil, ValueText.startsAsPropertyList(item.text) {
+        values.append(try propertyList(item.text))
+      } else {
+        values.append(try ValueText.parse(item.text, as: type?.type ?? .string, hexData: type?.hex ?? false))
+      }
     }
     switch container {
     case "array": return .set(.array(values))
