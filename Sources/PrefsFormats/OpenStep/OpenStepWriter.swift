@@ -31,11 +31,17 @@ struct OpenStepWriter {
   /// targets' names when nil.
   private let projectName: String?
 
-  init(to out: ByteWriter, sortKeys: Bool, projectName: String? = nil) {
+  /// A writer into `out`; `comments` name the object IDs a fragment of a project
+  /// refers to (a whole project finds its own).
+  init(to out: ByteWriter, sortKeys: Bool, projectName: String? = nil, comments: [String: String] = [:]) {
     self.out = out
     self.sortKeys = sortKeys
     self.projectName = projectName
+    self.comments = comments
   }
+
+  /// The `isa`s whose objects Xcode writes on one line.
+  static let oneLineObjects: Set<String> = ["PBXBuildFile", "PBXFileReference"]
 
   mutating func write(_ value: PrefValue) throws {
     try Self.check(value)
@@ -122,7 +128,7 @@ struct OpenStepWriter {
     try out.write(literal: "{\n")
     for isa in sections.keys.sorted(by: PrefDictionary.codePointOrder) {
       try out.write(Array("\n/* Begin \(isa) section */\n".utf8))
-      let oneLine = isa == "PBXBuildFile" || isa == "PBXFileReference"
+      let oneLine = Self.oneLineObjects.contains(isa)
       for (id, object) in sections[isa]! {
         try indent(2)
         try string(id)
@@ -145,15 +151,22 @@ struct OpenStepWriter {
   }
 
   /// Writes one entry of a dictionary (`key = value`, without its `;`) or, without
-  /// `key`, one array item, at depth 0 and on one line when `oneLine`: the text the
-  /// patcher inserts. What OpenStep cannot hold is refused as ``write(_:)`` refuses it.
-  mutating func fragment(key: String?, value: PrefValue, oneLine: Bool, at path: PrefKeyPath) throws {
+  /// `key`, one array item or value, at depth 0 and on one line when `oneLine`: the text
+  /// the patcher inserts. With `namedKey`, the key is an object ID followed by its
+  /// comment. What OpenStep cannot hold is refused as ``write(_:)`` refuses it.
+  mutating func fragment(key: String?, value: PrefValue, oneLine: Bool, namedKey: Bool = false, at path: PrefKeyPath)
+    throws
+  {
     try Self.check(value, at: path)
     if let key {
       try string(key)
+      if namedKey { try annotation(for: key) }
       try out.write(literal: " = ")
     }
-    try self.value(value, depth: 0, key: key, oneLine: oneLine)
+    // A value alone is named as its key names it (no comment after `remoteGlobalIDString`).
+    var valueKey = key
+    if key == nil, case .key(let last)? = path.components.last { valueKey = last }
+    try self.value(value, depth: 0, key: valueKey, oneLine: oneLine)
   }
 
   // MARK: Values
@@ -330,6 +343,17 @@ enum XcodeComments {
       if let comment = name(id) { comments[id] = comment }
     }
     return comments
+  }
+
+  /// The project's name as `text` (the project written by Xcode) gives it, in the
+  /// comment on its configuration list: `Build configuration list for PBXProject "Foo"`.
+  static func projectName(in text: [UInt8], root: PrefDictionary, objects: PrefDictionary) -> String? {
+    let prefix = "Build configuration list for PBXProject \""
+    guard let project = root["rootObject"]?.stringValue,
+      let list = objects[project]?.dictionaryValue?["buildConfigurationList"]?.stringValue,
+      let name = ObjectNames(openStepText: Data(text)).names[list], name.hasPrefix(prefix), name.hasSuffix("\"")
+    else { return nil }
+    return String(name.dropFirst(prefix.count).dropLast())
   }
 
   /// The words all target names start with (`Alamofire` for `Alamofire iOS` and
