@@ -110,7 +110,8 @@ public struct TextDocument: Sendable {
   /// ``Patch/rewrittenWhole`` says why.
   public func patched(to newValue: PrefValue, warnings: Warnings = Warnings()) throws -> Patch {
     var patcher = TextPatcher(
-      text: text, map: map, syntax: syntax.writing(newValue, replacing: value, in: text), layout: layout, warnings: warnings)
+      text: text, map: map, syntax: syntax.writing(newValue, replacing: value, in: text), layout: layout,
+      warnings: warnings)
     do {
       guard let bytes = try patcher.patch(from: value, to: newValue) else {
         return Patch(data: encoded(text), rewrittenEntries: [], rewrittenWhole: nil, changed: false)

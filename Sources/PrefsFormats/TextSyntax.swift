@@ -104,8 +104,9 @@ extension TextSyntax {
   package func writing(_ newValue: PrefValue, replacing oldValue: PrefValue, in text: [UInt8]) -> any TextSyntax {
     self
   }
-  package func followingEdits(map: SourceMap, text: [UInt8]) -> [(range: Range<Int>, span: Range<Int>, text: [UInt8])]
-  { [] }
+  package func followingEdits(map: SourceMap, text: [UInt8]) -> [(range: Range<Int>, span: Range<Int>, text: [UInt8])] {
+    []
+  }
   package func placement(
     ofNew key: String, _ value: PrefValue, in container: Int, at path: PrefKeyPath, old: PrefDictionary,
     map: SourceMap, text: [UInt8]

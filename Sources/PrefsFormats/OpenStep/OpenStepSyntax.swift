@@ -30,8 +30,7 @@ package struct OpenStepSyntax: RenderedSyntax {
     return syntax
   }
 
-  package func followingEdits(map: SourceMap, text: [UInt8]) -> [(range: Range<Int>, span: Range<Int>, text: [UInt8])]
-  {
+  package func followingEdits(map: SourceMap, text: [UInt8]) -> [(range: Range<Int>, span: Range<Int>, text: [UInt8])] {
     guard !objectNames.isEmpty else { return [] }
     // The new name of each object whose name changed (nil: it has none now).
     var renamed: [String: String?] = [:]
