@@ -20,11 +20,11 @@ package struct OpenStepSyntax: RenderedSyntax {
   package init() {}
 
   package func writing(_ newValue: PrefValue, replacing oldValue: PrefValue, in text: [UInt8]) -> any TextSyntax {
-    guard case .dictionary(let root) = newValue, let objects = OpenStepWriter.projectObjects(root) else { return self }
+    guard case .dictionary(let root) = newValue, let objects = XcodeComments.projectObjects(root) else { return self }
     var syntax = self
     let projectName = XcodeComments.projectName(in: text, root: root, objects: objects)
     syntax.objectNames = XcodeComments.comments(for: objects, root: root, projectName: projectName)
-    if case .dictionary(let oldRoot) = oldValue, let oldObjects = OpenStepWriter.projectObjects(oldRoot) {
+    if case .dictionary(let oldRoot) = oldValue, let oldObjects = XcodeComments.projectObjects(oldRoot) {
       syntax.oldObjectNames = XcodeComments.comments(for: oldObjects, root: oldRoot, projectName: projectName)
     }
     return syntax

@@ -45,7 +45,7 @@ struct OpenStepWriter {
 
   mutating func write(_ value: PrefValue) throws {
     try Self.check(value)
-    if case .dictionary(let root) = value, let objects = Self.projectObjects(root) {
+    if case .dictionary(let root) = value, let objects = XcodeComments.projectObjects(root) {
       comments = XcodeComments.comments(for: objects, root: root, projectName: projectName)
       try out.write(literal: "// !$*UTF8*$!\n")
       try writeProject(sortKeys ? root.sortedByKey() : root, objects: objects)
@@ -53,15 +53,6 @@ struct OpenStepWriter {
       try self.value(value, depth: 0, key: nil, oneLine: false)
     }
     try out.write(0x0A)
-  }
-
-  /// The `objects` of a project, if `root` is one whose objects all have an `isa`.
-  static func projectObjects(_ root: PrefDictionary) -> PrefDictionary? {
-    guard root.contains("archiveVersion"), case .dictionary(let objects)? = root["objects"] else { return nil }
-    for (_, object) in objects {
-      guard case .dictionary(let fields) = object, fields["isa"]?.stringValue != nil else { return nil }
-    }
-    return objects
   }
 
   /// Refuses the first value OpenStep cannot hold, naming its key path (`value`
@@ -285,7 +276,16 @@ struct OpenStepWriter {
 /// The comments Xcode writes after an object's identifier in `project.pbxproj`
 /// (`2DBA… /* Typealiases.swift in Sources */`), derived from the objects as Xcode
 /// derives them. The reader skips comments, so they only make the text Xcode's.
-enum XcodeComments {
+package enum XcodeComments {
+  /// The `objects` of a project, if `root` is one whose objects all have an `isa`.
+  package static func projectObjects(_ root: PrefDictionary) -> PrefDictionary? {
+    guard root.contains("archiveVersion"), case .dictionary(let objects)? = root["objects"] else { return nil }
+    for (_, object) in objects {
+      guard case .dictionary(let fields) = object, fields["isa"]?.stringValue != nil else { return nil }
+    }
+    return objects
+  }
+
   /// Default names of build phases without a `name`.
   static let phaseNames: [String: String] = [
     "PBXSourcesBuildPhase": "Sources", "PBXFrameworksBuildPhase": "Frameworks",
@@ -295,7 +295,9 @@ enum XcodeComments {
   ]
 
   /// Comments by object identifier.
-  static func comments(for objects: PrefDictionary, root: PrefDictionary, projectName: String?) -> [String: String] {
+  package static func comments(for objects: PrefDictionary, root: PrefDictionary, projectName: String?)
+    -> [String: String]
+  {
     func fields(_ id: String) -> PrefDictionary? { objects[id]?.dictionaryValue }
     func text(_ id: String, _ key: String) -> String? { fields(id)?[key]?.stringValue }
     var comments: [String: String] = [:]
