@@ -104,9 +104,13 @@ def replay(prefs, git_dir, case, folder):
     os.makedirs(os.path.dirname(current), exist_ok=True)
     with open(current, "wb") as f:
         f.write(texts[1])
-    run = subprocess.run(
-        [prefs, "merge", current, files["base"], files["theirs"], *labels],
-        capture_output=True, check=False, timeout=120)
+    try:
+        run = subprocess.run(
+            [prefs, "merge", current, files["base"], files["theirs"], *labels],
+            capture_output=True, check=False, timeout=300)
+    except subprocess.TimeoutExpired:
+        # Slower than a merge driver may be: counted as refused, with the reason.
+        run = subprocess.CompletedProcess([], 124, b"", b"prefs: error: timed out after 300 s")
     if run.returncode == 0:
         with open(current, "rb") as f:
             result = f.read()
