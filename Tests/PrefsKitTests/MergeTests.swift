@@ -807,6 +807,12 @@ import Testing
 
   // MARK: Xcode projects
 
+  /// The merge by value an outcome holds; nil for a line merge.
+  static func byValue(_ outcome: FileMerge.Outcome) -> FileMerge.Merged? {
+    if case .merged(let merged) = outcome { return merged }
+    return nil
+  }
+
   /// A project with one group and one sources phase, and `files` (ID, name) in both.
   static func project(_ files: [(String, String)]) -> PrefValue {
     var objects: PrefDictionary = [
@@ -828,10 +834,7 @@ import Testing
       current: .init(try Format.openStep.codec.encode(current), path: "p.pbxproj", name: "current"),
       base: .init(try Format.openStep.codec.encode(base), path: "p.pbxproj", name: "base"),
       other: .init(try Format.openStep.codec.encode(other), path: "p.pbxproj", name: "other"))
-    guard case .merged(let merged) = result else {
-      Issue.record("not merged by value")
-      return
-    }
+    let merged = try #require(Self.byValue(result))
     #expect(merged.result.conflicts.isEmpty)
     #expect(try merged.result.value.value(at: ["objects", "G", "children"]) == ["F1", "F2", "F3", "F9"])
     #expect(try merged.result.value.value(at: ["objects", "S", "files"]) == ["BF1", "BF2", "BF3", "BF9"])
@@ -845,10 +848,7 @@ import Testing
       current: .init(try Format.openStep.codec.encode(current), path: "p.pbxproj", name: "current"),
       base: .init(try Format.openStep.codec.encode(base), path: "p.pbxproj", name: "base"),
       other: .init(try Format.openStep.codec.encode(other), path: "p.pbxproj", name: "other"))
-    guard case .merged(let merged) = result else {
-      Issue.record("not merged by value")
-      return
-    }
+    let merged = try #require(Self.byValue(result))
     #expect(merged.result.conflicts.map(\.path.description) == ["objects.G.children", "objects.S.files"])
     #expect(merged.result.conflicts.allSatisfy { $0.reason != nil })
     #expect(merged.hasMarkers)
@@ -862,10 +862,7 @@ import Testing
       current: .init(try Format.openStep.codec.encode(current), path: "p.pbxproj", name: "current"),
       base: .init(try Format.openStep.codec.encode(base), path: "p.pbxproj", name: "base"),
       other: .init(try Format.openStep.codec.encode(different), path: "p.pbxproj", name: "other"))
-    guard case .merged(let cleanMerge) = clean else {
-      Issue.record("not merged by value")
-      return
-    }
+    let cleanMerge = try #require(Self.byValue(clean))
     #expect(cleanMerge.result.conflicts.isEmpty)
   }
 }
