@@ -13,7 +13,9 @@ tools merge THEIRS into OURS:
   merged in place).
 
 A clean merge is compared with RESULT by its bytes and, through `PREFS diff`, by
-value. A committed result that differs from git's clean merge is an "evil" merge:
+value; a RESULT that does not read (the committer left conflict markers or a key
+given twice in it) is counted apart, not as wrong. A committed result that differs
+from git's clean merge is an "evil" merge:
 the committer changed more than the merge did, so no tool can be expected to give
 it; those are counted apart. The merged files go to a temporary folder (or --keep),
 never into the project.
@@ -102,9 +104,13 @@ def replay(prefs, git_dir, case, folder):
     os.makedirs(os.path.dirname(current), exist_ok=True)
     with open(current, "wb") as f:
         f.write(texts[1])
-    run = subprocess.run(
-        [prefs, "merge", current, files["base"], files["theirs"], *labels],
-        capture_output=True, check=False, timeout=120)
+    try:
+        run = subprocess.run(
+            [prefs, "merge", current, files["base"], files["theirs"], *labels],
+            capture_output=True, check=False, timeout=300)
+    except subprocess.TimeoutExpired:
+        # Slower than a merge driver may be: counted as refused, with the reason.
+        run = subprocess.CompletedProcess([], 124, b"", b"prefs: error: timed out after 300 s")
     if run.returncode == 0:
         with open(current, "rb") as f:
             result = f.read()
@@ -112,7 +118,9 @@ def replay(prefs, git_dir, case, folder):
             outcome = "exact"
         else:
             same = subprocess.run([prefs, "diff", current, files["result"]], capture_output=True, check=False)
-            outcome = "equal" if same.returncode == 0 else "wrong"
+            # 1 says the values differ; an error says the committed file does not read
+            # (conflict markers or a key given twice were committed), which no merge gives.
+            outcome = {0: "equal", 1: "wrong"}.get(same.returncode, "unreadable commit")
     elif 1 <= run.returncode <= 127 and b"prefs: error:" not in run.stderr:
         # 1 for conflicts by value; a line merge exits with their number, as git merge-file
         # does; a refusal is an error line, whatever its status.
@@ -157,7 +165,7 @@ def report(results):
     repos = sorted({r["repo"] for r in results})
     print(f"{len(results)} merges from {len(repos)} repositories ({', '.join(repos)})")
     columns = ["cases", "evil", "git clean=commit", "git conflict", "prefs exact", "prefs equal",
-               "prefs conflict", "prefs refused", "prefs wrong", "git right, prefs not", "prefs right, git conflict"]
+               "prefs conflict", "prefs refused", "prefs wrong", "commit unreadable", "git right, prefs not", "prefs right, git conflict"]
     print("| kind | " + " | ".join(columns) + " |")
     print("|---" * (len(columns) + 1) + "|")
     by_kind = collections.defaultdict(list)
@@ -174,7 +182,7 @@ def report(results):
             sum(not r["git_clean"] for r in rows),
             sum(r["prefs"] == "exact" for r in rows), sum(r["prefs"] == "equal" for r in rows),
             sum(r["prefs"] == "conflict" for r in rows), sum(r["prefs"] == "refused" for r in rows),
-            sum(r["prefs"] == "wrong" for r in fair),
+            sum(r["prefs"] == "wrong" for r in fair), sum(r["prefs"] == "unreadable commit" for r in rows),
             sum(r["git_equal"] and not right(r) for r in rows),
             sum(not r["git_clean"] and right(r) for r in rows),
         ]

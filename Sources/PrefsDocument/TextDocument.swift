@@ -114,8 +114,8 @@ public struct TextDocument: Sendable {
     -> Patch
   {
     var patcher = TextPatcher(
-      text: text, map: map, syntax: syntax, layout: layout, warnings: warnings,
-      other: other?.format == format ? other : nil)
+      text: text, map: map, syntax: syntax.writing(newValue, replacing: value, in: text), layout: layout,
+      warnings: warnings, other: other?.format == format ? other : nil)
     do {
       guard let bytes = try patcher.patch(from: value, to: newValue) else {
         return Patch(data: encoded(text), rewrittenEntries: [], rewrittenWhole: nil, changed: false)

@@ -56,7 +56,13 @@ struct TextPatcher {
     let containers = old.kind == new.kind && (old.kind == .dictionary || old.kind == .array)
     if !containers, old == new { return nil }
     try patch(0, old, new, path: PrefKeyPath(), inline: false, inFlow: false)
-    return edits.isEmpty ? nil : applied()
+    guard !edits.isEmpty else { return nil }
+    let changed = edits.map(\.range)
+    for edit in syntax.followingEdits(map: map, text: text)
+    where !changed.contains(where: { $0.overlaps(edit.span) || ($0.isEmpty && edit.span.contains($0.lowerBound)) }) {
+      add(edit.range, edit.text)
+    }
+    return applied()
   }
 
   // MARK: Walking the values
@@ -117,17 +123,59 @@ struct TextPatcher {
       }
     }
     var insertions: [Insertion] = []
+    var placed: [(placement: EntryPlacement, key: String, value: PrefValue)] = []
     var anchor: Int?
     for (key, newValue) in b {
       if let child = written[ScalarKey(key)] {
         anchor = child
       } else if a[key] != newValue {
-        insertions.append(Insertion(after: anchor, key: key, value: newValue, path: path.appending(key: key)))
+        if !childrenInline, removed.count < written.count,
+          let placement = syntax.placement(ofNew: key, newValue, in: index, at: path, old: a, map: map, text: text)
+        {
+          placed.append((placement, key, newValue))
+        } else {
+          insertions.append(Insertion(after: anchor, key: key, value: newValue, path: path.appending(key: key)))
+        }
       }
     }
     try editContainer(
       index, newValue: .dictionary(b), removed: removed, insertions: insertions, isDictionary: true, path: path,
       inline: inline, childrenInline: childrenInline, inFlow: inFlow)
+    if !placed.isEmpty { try insert(placed, in: index, path: path, inFlow: inFlow) }
+  }
+
+  /// New entries at the places the format gives them, as whole lines in the indentation
+  /// of the container's first entry; a new group's entries between its opening and
+  /// closing lines, after a blank line.
+  private mutating func insert(
+    _ placed: [(placement: EntryPlacement, key: String, value: PrefValue)], in index: Int, path: PrefKeyPath,
+    inFlow: Bool
+  ) throws {
+    let separator = syntax.separator(of: map.nodes[index], isDictionary: true, in: text)
+    var context = context(index, false, inFlow)
+    context.indent = bounds(of: map.children(of: index)[0], separator: separator).indent
+    let ordered = placed.sorted {
+      $0.placement.position != $1.placement.position
+        ? $0.placement.position < $1.placement.position : PrefDictionary.codePointOrder($0.key, $1.key)
+    }
+    var start = 0
+    while start < ordered.count {
+      let placement = ordered[start].placement
+      var end = start
+      var out: [UInt8] = []
+      while end < ordered.count, ordered[end].placement == placement {
+        context.path = path.appending(key: ordered[end].key)
+        out += context.indent + (try syntax.entry(key: ordered[end].key, value: ordered[end].value, context: context))
+        if let separator { out.append(separator.byte) }
+        out += layout.lineEnd
+        end += 1
+      }
+      if let group = placement.group {
+        out = layout.lineEnd + group.opening + layout.lineEnd + out + group.closing + layout.lineEnd
+      }
+      add(placement.position..<placement.position, out)
+      start = end
+    }
   }
 
   private mutating func patchArray(
@@ -441,7 +489,7 @@ struct TextPatcher {
     // A YAML block scalar's text ends with its line break, which the new text must keep.
     let endsLine = !node.value.isEmpty && text[node.value.upperBound - 1] == 0x0A
     if let replacement = try syntax.value(value, replacing: node, context: context) {
-      return add(node.value, endsLine ? replacement + layout.lineEnd : replacement)
+      return add(syntax.replacedRange(of: node, in: text), endsLine ? replacement + layout.lineEnd : replacement)
     }
     guard index != 0 else { throw NeedsRewrite() }
     let start = syntax.entryStart(of: node, in: text)

@@ -39,6 +39,55 @@ package protocol TextSyntax: Sendable {
   /// The text of a whole entry (`key` and value, or an array item when `key` is nil):
   /// its first line without indentation, later lines each starting with `context.indent`.
   func entry(key: String?, value: PrefValue, context: FragmentContext) throws -> [UInt8]
+
+  /// This syntax as it writes `newValue` into `text`, which holds `oldValue`: itself,
+  /// or one that knows what the values hold (the names Xcode writes beside a
+  /// project's object IDs).
+  func writing(_ newValue: PrefValue, replacing oldValue: PrefValue, in text: [UInt8]) -> any TextSyntax
+
+  /// What else changes in `text` when it comes to hold the new value ``writing(_:replacing:in:)``
+  /// was given: in an Xcode project, the comments naming objects whose names changed.
+  /// Each edit has the range it replaces and the span of text it depends on (the ID
+  /// and its comment), which no other edit may touch.
+  func followingEdits(map: SourceMap, text: [UInt8]) -> [(range: Range<Int>, span: Range<Int>, text: [UInt8])]
+
+  /// Where a new entry of the dictionary at `path` (node `container`, holding `old`)
+  /// goes when the format orders entries itself (an Xcode project's objects: in the
+  /// section of their `isa`, by ID); nil when it goes after the entry before it in the
+  /// new value.
+  func placement(
+    ofNew key: String, _ value: PrefValue, in container: Int, at path: PrefKeyPath, old: PrefDictionary,
+    map: SourceMap, text: [UInt8]
+  ) -> EntryPlacement?
+
+  /// The text a new value of `node` replaces: its value, and in an Xcode project the
+  /// comment after it naming the object it referred to.
+  func replacedRange(of node: SourceMap.Node, in text: [UInt8]) -> Range<Int>
+}
+
+/// Where the format puts a new entry of a dictionary whose order it keeps itself.
+package struct EntryPlacement: Equatable {
+  /// The start of the line the entry goes on; entries placed at one position go in
+  /// their keys' code point order.
+  package var position: Int
+  /// The group the entry opens when it is the first of its kind (an Xcode project's
+  /// section of an `isa`); entries of one new group share it.
+  package var group: Group?
+
+  /// A group of entries between two comment lines, set off by a blank line before it.
+  package struct Group: Equatable {
+    /// What the group holds (an `isa`).
+    package var name: String
+    /// The line before its entries, without its line break.
+    package var opening: [UInt8]
+    /// The line after its entries, without its line break.
+    package var closing: [UInt8]
+  }
+
+  package init(position: Int, group: Group? = nil) {
+    self.position = position
+    self.group = group
+  }
 }
 
 extension TextSyntax {
@@ -52,6 +101,17 @@ extension TextSyntax {
       ?? true
   }
 
+  package func writing(_ newValue: PrefValue, replacing oldValue: PrefValue, in text: [UInt8]) -> any TextSyntax {
+    self
+  }
+  package func followingEdits(map: SourceMap, text: [UInt8]) -> [(range: Range<Int>, span: Range<Int>, text: [UInt8])] {
+    []
+  }
+  package func placement(
+    ofNew key: String, _ value: PrefValue, in container: Int, at path: PrefKeyPath, old: PrefDictionary,
+    map: SourceMap, text: [UInt8]
+  ) -> EntryPlacement? { nil }
+  package func replacedRange(of node: SourceMap.Node, in text: [UInt8]) -> Range<Int> { node.value }
   package func isIndicatorPrefix(_ prefix: ArraySlice<UInt8>) -> Bool { false }
   package func isFlow(_ node: SourceMap.Node, in text: [UInt8]) -> Bool { false }
   package func entryStart(of node: SourceMap.Node, in text: [UInt8]) -> Int {

@@ -839,4 +839,65 @@ import Testing
     let result = ThreeWayMerge.merge(base: base, current: current, other: other)
     #expect(result.conflicts.map(\.location) == ["objects.\(id).path"])
   }
+
+  // MARK: Xcode projects
+
+  /// The merge by value an outcome holds; nil for a line merge.
+  static func byValue(_ outcome: FileMerge.Outcome) -> FileMerge.Merged? {
+    if case .merged(let merged) = outcome { return merged }
+    return nil
+  }
+
+  /// A project with one group and one sources phase, and `files` (ID, name) in both.
+  static func project(_ files: [(String, String)]) -> PrefValue {
+    var objects: PrefDictionary = [
+      "G": .dictionary(["isa": "PBXGroup", "children": .array(files.map { .string($0.0) }), "sourceTree": "<group>"]),
+      "S": .dictionary(["isa": "PBXSourcesBuildPhase", "files": .array(files.map { .string("B" + $0.0) })]),
+    ]
+    for (id, name) in files {
+      objects[id] = .dictionary(["isa": "PBXFileReference", "path": .string(name), "sourceTree": "<group>"])
+      objects["B" + id] = .dictionary(["isa": "PBXBuildFile", "fileRef": .string(id)])
+    }
+    return .dictionary(["archiveVersion": "1", "objects": .dictionary(objects), "rootObject": "G"])
+  }
+
+  @Test func projectListsKeepWhatBothSidesInsertedAtOnePlaceCurrentsFirst() throws {
+    let base = Self.project([("F1", "a.swift"), ("F9", "z.swift")])
+    let current = Self.project([("F1", "a.swift"), ("F2", "b.swift"), ("F9", "z.swift")])
+    let other = Self.project([("F1", "a.swift"), ("F3", "c.swift"), ("F9", "z.swift")])
+    let result = try FileMerge.merge(
+      current: .init(try Format.openStep.codec.encode(current), path: "p.pbxproj", name: "current"),
+      base: .init(try Format.openStep.codec.encode(base), path: "p.pbxproj", name: "base"),
+      other: .init(try Format.openStep.codec.encode(other), path: "p.pbxproj", name: "other"))
+    let merged = try #require(Self.byValue(result))
+    #expect(merged.result.conflicts.isEmpty)
+    #expect(try merged.result.value.value(at: ["objects", "G", "children"]) == ["F1", "F2", "F3", "F9"])
+    #expect(try merged.result.value.value(at: ["objects", "S", "files"]) == ["BF1", "BF2", "BF3", "BF9"])
+  }
+
+  @Test func oneFileAddedByBothSidesUnderTheirOwnIDsConflictsInEachList() throws {
+    let base = Self.project([("F1", "a.swift")])
+    let current = Self.project([("F1", "a.swift"), ("F2", "new.swift")])
+    let other = Self.project([("F1", "a.swift"), ("F3", "new.swift")])
+    let result = try FileMerge.merge(
+      current: .init(try Format.openStep.codec.encode(current), path: "p.pbxproj", name: "current"),
+      base: .init(try Format.openStep.codec.encode(base), path: "p.pbxproj", name: "base"),
+      other: .init(try Format.openStep.codec.encode(other), path: "p.pbxproj", name: "other"))
+    let merged = try #require(Self.byValue(result))
+    #expect(merged.result.conflicts.map(\.path.description) == ["objects.G.children", "objects.S.files"])
+    #expect(merged.result.conflicts.allSatisfy { $0.reason != nil })
+    #expect(merged.hasMarkers)
+    // The merged value keeps CURRENT's lists; OTHER's side resolves to OTHER's.
+    #expect(try merged.result.value.value(at: ["objects", "G", "children"]) == ["F1", "F2"])
+    let theirs = merged.result.value.resolving(merged.result.conflicts, to: .other)
+    #expect(try theirs.value(at: ["objects", "G", "children"]) == ["F1", "F3"])
+    // Two different files added at one place stay a clean merge.
+    let different = Self.project([("F1", "a.swift"), ("F3", "other.swift")])
+    let clean = try FileMerge.merge(
+      current: .init(try Format.openStep.codec.encode(current), path: "p.pbxproj", name: "current"),
+      base: .init(try Format.openStep.codec.encode(base), path: "p.pbxproj", name: "base"),
+      other: .init(try Format.openStep.codec.encode(different), path: "p.pbxproj", name: "other"))
+    let cleanMerge = try #require(Self.byValue(clean))
+    #expect(cleanMerge.result.conflicts.isEmpty)
+  }
 }

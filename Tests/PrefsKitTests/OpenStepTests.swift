@@ -599,6 +599,170 @@ import Testing
     #expect(written == expected)
   }
 
+  /// `project` with a new Swift file: its file reference, its build file in the first
+  /// sources phase and the reference among the main group's children.
+  static func addingAFile(to project: PrefValue, name: String, fileID: String, buildID: String) throws -> PrefValue {
+    var root = try #require(project.dictionaryValue)
+    var objects = try #require(root["objects"]?.dictionaryValue)
+    objects[fileID] = .dictionary([
+      "isa": "PBXFileReference", "lastKnownFileType": "sourcecode.swift", "path": .string(name),
+      "sourceTree": "<group>",
+    ])
+    objects[buildID] = .dictionary(["isa": "PBXBuildFile", "fileRef": .string(fileID)])
+    let phase = try #require(objects.first { $0.value.dictionaryValue?["isa"] == "PBXSourcesBuildPhase" }?.key)
+    var phaseFields = try #require(objects[phase]?.dictionaryValue)
+    phaseFields["files"] = .array((phaseFields["files"]?.arrayValue ?? []) + [.string(buildID)])
+    objects[phase] = .dictionary(phaseFields)
+    let projectID = try #require(root["rootObject"]?.stringValue)
+    let group = try #require(objects[projectID]?.dictionaryValue?["mainGroup"]?.stringValue)
+    var groupFields = try #require(objects[group]?.dictionaryValue)
+    groupFields["children"] = .array((groupFields["children"]?.arrayValue ?? []) + [.string(fileID)])
+    objects[group] = .dictionary(groupFields)
+    root["objects"] = .dictionary(objects)
+    return .dictionary(root)
+  }
+
+  @Test(.enabled(if: xcodeCorpus != nil, "the corpus folder ../shared/corpus/xcode is absent"))
+  func aFileAddedByAPatchIsWhereXcodeWritesIt() throws {
+    for url in Self.projects() {
+      let document = try #require(try TextDocument(Data(contentsOf: url), format: .openStep))
+      // IDs that sort first and last, so that both ends of a section are tried.
+      for (fileID, buildID) in [
+        ("000000000000000000000001", "000000000000000000000002"),
+        ("FFFFFFFFFFFFFFFFFFFFFFF1", "FFFFFFFFFFFFFFFFFFFFFFF2"),
+      ] {
+        let changed = try Self.addingAFile(to: document.value, name: "Added.swift", fileID: fileID, buildID: buildID)
+        let patch = try document.patched(to: changed)
+        #expect(patch.rewrittenWhole == nil, "\(url.lastPathComponent)")
+        #expect(patch.rewrittenEntries.isEmpty, "\(url.lastPathComponent)")
+        // Writing the project anew in Xcode's layout changes nothing.
+        #expect(try Self.codec.encode(OpenStepReader.read(patch.data)) == patch.data, "\(url.lastPathComponent)")
+        let text = String(decoding: patch.data, as: UTF8.self)
+        #expect(
+          text.contains(
+            "\t\t\(buildID) /* Added.swift in Sources */ = {isa = PBXBuildFile; fileRef = \(fileID) /* Added.swift */; };\n"
+          ), "\(url.lastPathComponent)")
+        #expect(text.contains("\t\t\t\t\(fileID) /* Added.swift */,\n"), "\(url.lastPathComponent)")
+        #expect(text.contains("\t\t\t\t\(buildID) /* Added.swift in Sources */,\n"), "\(url.lastPathComponent)")
+      }
+    }
+  }
+
+  @Test func theFirstObjectOfAnIsaOpensItsSectionWhereXcodeWritesIt() throws {
+    let text = """
+      // !$*UTF8*$!
+      {
+      \tarchiveVersion = 1;
+      \tclasses = {
+      \t};
+      \tobjectVersion = 56;
+      \tobjects = {
+
+      /* Begin PBXFileReference section */
+      \t\tF1 /* main.swift */ = {isa = PBXFileReference; path = main.swift; sourceTree = "<group>"; };
+      /* End PBXFileReference section */
+
+      /* Begin PBXSourcesBuildPhase section */
+      \t\tS1 /* Sources */ = {
+      \t\t\tisa = PBXSourcesBuildPhase;
+      \t\t\tfiles = (
+      \t\t\t);
+      \t\t};
+      /* End PBXSourcesBuildPhase section */
+      \t};
+      \trootObject = S1 /* Sources */;
+      }
+
+      """
+    let document = try #require(try TextDocument(Data(text.utf8), format: .openStep))
+    var root = try #require(document.value.dictionaryValue)
+    var objects = try #require(root["objects"]?.dictionaryValue)
+    // A section before the first, one between two, one after the last; a build file
+    // that names its file and phase, and the phase that now lists it.
+    objects["B1"] = .dictionary(["isa": "PBXBuildFile", "fileRef": "F1"])
+    objects["G1"] = .dictionary(["isa": "PBXGroup", "children": ["F1"], "sourceTree": "<group>"])
+    objects["L1"] = .dictionary(["isa": "XCConfigurationList", "buildConfigurations": []])
+    objects["S1"] = .dictionary(["isa": "PBXSourcesBuildPhase", "files": ["B1"]])
+    root["objects"] = .dictionary(objects)
+    let patch = try document.patched(to: .dictionary(root))
+    #expect(patch.rewrittenWhole == nil)
+    #expect(
+      String(decoding: patch.data, as: UTF8.self) == """
+        // !$*UTF8*$!
+        {
+        \tarchiveVersion = 1;
+        \tclasses = {
+        \t};
+        \tobjectVersion = 56;
+        \tobjects = {
+
+        /* Begin PBXBuildFile section */
+        \t\tB1 /* main.swift in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* main.swift */; };
+        /* End PBXBuildFile section */
+
+        /* Begin PBXFileReference section */
+        \t\tF1 /* main.swift */ = {isa = PBXFileReference; path = main.swift; sourceTree = "<group>"; };
+        /* End PBXFileReference section */
+
+        /* Begin PBXGroup section */
+        \t\tG1 = {
+        \t\t\tisa = PBXGroup;
+        \t\t\tchildren = (
+        \t\t\t\tF1 /* main.swift */,
+        \t\t\t);
+        \t\t\tsourceTree = "<group>";
+        \t\t};
+        /* End PBXGroup section */
+
+        /* Begin PBXSourcesBuildPhase section */
+        \t\tS1 /* Sources */ = {
+        \t\t\tisa = PBXSourcesBuildPhase;
+        \t\t\tfiles = (
+        \t\t\t\tB1 /* main.swift in Sources */,
+        \t\t\t);
+        \t\t};
+        /* End PBXSourcesBuildPhase section */
+
+        /* Begin XCConfigurationList section */
+        \t\tL1 = {
+        \t\t\tisa = XCConfigurationList;
+        \t\t\tbuildConfigurations = (
+        \t\t\t);
+        \t\t};
+        /* End XCConfigurationList section */
+        \t};
+        \trootObject = S1 /* Sources */;
+        }
+
+        """)
+    #expect(try Self.codec.encode(OpenStepReader.read(patch.data)) == patch.data)
+  }
+
+  @Test func aReferenceThatChangesTakesTheNameOfItsNewObject() throws {
+    let text = """
+      // !$*UTF8*$!
+      {
+      \tarchiveVersion = 1;
+      \tobjects = {
+
+      /* Begin PBXBuildFile section */
+      \t\tB1 = {isa = PBXBuildFile; fileRef = F1 /* a.swift */; };
+      /* End PBXBuildFile section */
+
+      /* Begin PBXFileReference section */
+      \t\tF1 /* a.swift */ = {isa = PBXFileReference; path = a.swift; sourceTree = "<group>"; };
+      \t\tF2 /* b.swift */ = {isa = PBXFileReference; path = b.swift; sourceTree = "<group>"; };
+      /* End PBXFileReference section */
+      \t};
+      }
+
+      """
+    let document = try #require(try TextDocument(Data(text.utf8), format: .openStep))
+    let changed = try document.value.setting(.string("F2"), at: ["objects", "B1", "fileRef"])
+    let patched = String(decoding: try document.patched(to: changed).data, as: UTF8.self)
+    #expect(patched == text.replacingOccurrences(of: "fileRef = F1 /* a.swift */", with: "fileRef = F2 /* b.swift */"))
+  }
+
   @Test func projectNamesAreGuessedFromTargetNames() {
     #expect(XcodeComments.guessedProjectName(["Alamofire iOS", "Alamofire macOS Tests"]) == "Alamofire")
     #expect(XcodeComments.guessedProjectName(["SnapKit", "SnapKit Tests"]) == "SnapKit")

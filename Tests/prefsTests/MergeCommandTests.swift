@@ -931,4 +931,97 @@ extension MergeCommandTests {
     #expect(removed.stderr == "")
     #expect(try String(contentsOfFile: repo.path(".git/config"), encoding: .utf8) == config)
   }
+
+  /// Adds a Swift file to the SnapKit project in `repo` with `prefs set`, as a person
+  /// adding it by hand would: its file reference, its build file in the sources
+  /// phase and the reference in the Models group.
+  static func addFile(_ name: String, fileID: String, buildID: String, in repo: Repository) throws {
+    let phase = "objects.EEBCC9D319CC627D0083B827.files"
+    let count = try repo.prefs(["get", "project.pbxproj", phase]).stdout.split(separator: "\n").count
+    let children = "objects.EE235F5C1C5785A400C08960.children"
+    let childCount = try repo.prefs(["get", "project.pbxproj", children]).stdout.split(separator: "\n").count
+    for arguments in [
+      [
+        "objects.\(fileID)", "--type", "dict",
+        #"{"isa": "PBXFileReference", "lastKnownFileType": "sourcecode.swift", "path": "\#(name)", "sourceTree": "<group>"}"#,
+      ],
+      ["objects.\(buildID)", "--type", "dict", #"{"isa": "PBXBuildFile", "fileRef": "\#(fileID)"}"#],
+      ["\(phase).\(count)", buildID], ["\(children).\(childCount)", fileID],
+    ] {
+      let result = try repo.prefs(["set", "project.pbxproj"] + arguments)
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stderr == "")
+    }
+  }
+
+  /// A repository set up for prefs holding the SnapKit project, and a branch `other`.
+  static func projectRepository() throws -> Repository {
+    let repo = try Repository(git: try #require(Self.git))
+    #expect(try repo.prefs(["git-setup"]).status == 0)
+    let project = try #require(TestSupport.corpus("xcode")).appendingPathComponent("SnapKit-a3fa2fb.pbxproj")
+    try FileManager.default.copyItem(at: project, to: URL(fileURLWithPath: repo.path("project.pbxproj")))
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: repo.path("project.pbxproj"))
+    try repo.run(["add", "-A"])
+    try repo.run(["commit", "-q", "-m", "base"])
+    try repo.run(["branch", "other"])
+    return repo
+  }
+
+  @Test(
+    .enabled(if: git != nil, "git is not installed"),
+    .enabled(if: TestSupport.corpus("xcode") != nil, "the corpus at ../shared/corpus is absent"))
+  func twoBranchesAddingAFileEachMergeIntoWhatXcodeWrites() throws {
+    let repo = try Self.projectRepository()
+    try Self.addFile("Mine.swift", fileID: "AAAA00000000000000000001", buildID: "AAAA00000000000000000002", in: repo)
+    try repo.run(["commit", "-q", "-am", "mine"])
+    try repo.run(["checkout", "-q", "other"])
+    try Self.addFile("Theirs.swift", fileID: "FFFF00000000000000000001", buildID: "FFFF00000000000000000002", in: repo)
+    try repo.run(["commit", "-q", "-am", "theirs"])
+    try repo.run(["checkout", "-q", "main"])
+    let merge = try repo.run(["merge", "-q", "--no-edit", "other"])
+    #expect(merge.status == 0, "\(merge.stdout)\(merge.stderr)")
+    #expect(try repo.run(["status", "--porcelain"]).stdout == "")
+    let merged = try Data(contentsOf: URL(fileURLWithPath: repo.path("project.pbxproj")))
+    let text = String(decoding: merged, as: UTF8.self)
+    for line in [
+      "\t\tAAAA00000000000000000002 /* Mine.swift in Sources */ = {isa = PBXBuildFile; fileRef = AAAA00000000000000000001 /* Mine.swift */; };\n",
+      "\t\tFFFF00000000000000000002 /* Theirs.swift in Sources */ = {isa = PBXBuildFile; fileRef = FFFF00000000000000000001 /* Theirs.swift */; };\n",
+      "\t\t\t\tAAAA00000000000000000001 /* Mine.swift */,\n\t\t\t\tFFFF00000000000000000001 /* Theirs.swift */,\n",
+      "\t\t\t\tAAAA00000000000000000002 /* Mine.swift in Sources */,\n\t\t\t\tFFFF00000000000000000002 /* Theirs.swift in Sources */,\n",
+    ] {
+      #expect(text.contains(line), "\(line)")
+    }
+    // What Xcode would write: the project written anew in its layout is the same bytes.
+    let rewritten = try repo.prefs(["convert", "project.pbxproj", "--to", "openstep"])
+    #expect(rewritten.status == 0)
+    #expect(Data(rewritten.stdout.utf8) == merged)
+    #expect(
+      try repo.run(["log", "-p", "-1", "--first-parent", "--no-color", "-m"]).stdout.contains(
+        "+\t\t\t\tFFFF00000000000000000001 /* Theirs.swift */,\n"))
+  }
+
+  @Test(
+    .enabled(if: git != nil, "git is not installed"),
+    .enabled(if: TestSupport.corpus("xcode") != nil, "the corpus at ../shared/corpus is absent"))
+  func twoBranchesAddingOneFileUnderTheirOwnIDsConflictNamingIt() throws {
+    let repo = try Self.projectRepository()
+    try Self.addFile("Shared.swift", fileID: "AAAA00000000000000000001", buildID: "AAAA00000000000000000002", in: repo)
+    try repo.run(["commit", "-q", "-am", "mine"])
+    try repo.run(["checkout", "-q", "other"])
+    try Self.addFile("Shared.swift", fileID: "FFFF00000000000000000001", buildID: "FFFF00000000000000000002", in: repo)
+    try repo.run(["commit", "-q", "-am", "theirs"])
+    try repo.run(["checkout", "-q", "main"])
+    let merge = try repo.run(["merge", "-q", "--no-edit", "other"])
+    #expect(merge.status != 0)
+    #expect(
+      merge.stderr.contains(
+        "prefs: conflict: project.pbxproj: objects.EE235F5C1C5785A400C08960.children: both sides added Shared.swift "
+          + "(AAAA00000000000000000001 and FFFF00000000000000000001) under IDs of their own\n"), "\(merge.stderr)")
+    #expect(
+      merge.stderr.contains(
+        "both sides added Shared.swift in Sources (AAAA00000000000000000002 and FFFF00000000000000000002)"))
+    #expect(try repo.run(["status", "--porcelain"]).stdout == "UU project.pbxproj\n")
+    let text = try String(contentsOf: URL(fileURLWithPath: repo.path("project.pbxproj")), encoding: .utf8)
+    #expect(text.contains("<<<<<<< "))
+  }
 }

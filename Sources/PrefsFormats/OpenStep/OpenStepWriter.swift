@@ -31,15 +31,21 @@ struct OpenStepWriter {
   /// targets' names when nil.
   private let projectName: String?
 
-  init(to out: ByteWriter, sortKeys: Bool, projectName: String? = nil) {
+  /// A writer into `out`; `comments` name the object IDs a fragment of a project
+  /// refers to (a whole project finds its own).
+  init(to out: ByteWriter, sortKeys: Bool, projectName: String? = nil, comments: [String: String] = [:]) {
     self.out = out
     self.sortKeys = sortKeys
     self.projectName = projectName
+    self.comments = comments
   }
+
+  /// The `isa`s whose objects Xcode writes on one line.
+  static let oneLineObjects: Set<String> = ["PBXBuildFile", "PBXFileReference"]
 
   mutating func write(_ value: PrefValue) throws {
     try Self.check(value)
-    if case .dictionary(let root) = value, let objects = Self.projectObjects(root) {
+    if case .dictionary(let root) = value, let objects = XcodeComments.projectObjects(root) {
       comments = XcodeComments.comments(for: objects, root: root, projectName: projectName)
       try out.write(literal: "// !$*UTF8*$!\n")
       try writeProject(sortKeys ? root.sortedByKey() : root, objects: objects)
@@ -47,15 +53,6 @@ struct OpenStepWriter {
       try self.value(value, depth: 0, key: nil, oneLine: false)
     }
     try out.write(0x0A)
-  }
-
-  /// The `objects` of a project, if `root` is one whose objects all have an `isa`.
-  static func projectObjects(_ root: PrefDictionary) -> PrefDictionary? {
-    guard root.contains("archiveVersion"), case .dictionary(let objects)? = root["objects"] else { return nil }
-    for (_, object) in objects {
-      guard case .dictionary(let fields) = object, fields["isa"]?.stringValue != nil else { return nil }
-    }
-    return objects
   }
 
   /// Refuses the first value OpenStep cannot hold, naming its key path (`value`
@@ -122,7 +119,7 @@ struct OpenStepWriter {
     try out.write(literal: "{\n")
     for isa in sections.keys.sorted(by: PrefDictionary.codePointOrder) {
       try out.write(Array("\n/* Begin \(isa) section */\n".utf8))
-      let oneLine = isa == "PBXBuildFile" || isa == "PBXFileReference"
+      let oneLine = Self.oneLineObjects.contains(isa)
       for (id, object) in sections[isa]! {
         try indent(2)
         try string(id)
@@ -145,15 +142,22 @@ struct OpenStepWriter {
   }
 
   /// Writes one entry of a dictionary (`key = value`, without its `;`) or, without
-  /// `key`, one array item, at depth 0 and on one line when `oneLine`: the text the
-  /// patcher inserts. What OpenStep cannot hold is refused as ``write(_:)`` refuses it.
-  mutating func fragment(key: String?, value: PrefValue, oneLine: Bool, at path: PrefKeyPath) throws {
+  /// `key`, one array item or value, at depth 0 and on one line when `oneLine`: the text
+  /// the patcher inserts. With `namedKey`, the key is an object ID followed by its
+  /// comment. What OpenStep cannot hold is refused as ``write(_:)`` refuses it.
+  mutating func fragment(key: String?, value: PrefValue, oneLine: Bool, namedKey: Bool = false, at path: PrefKeyPath)
+    throws
+  {
     try Self.check(value, at: path)
     if let key {
       try string(key)
+      if namedKey { try annotation(for: key) }
       try out.write(literal: " = ")
     }
-    try self.value(value, depth: 0, key: key, oneLine: oneLine)
+    // A value alone is named as its key names it (no comment after `remoteGlobalIDString`).
+    var valueKey = key
+    if key == nil, case .key(let last)? = path.components.last { valueKey = last }
+    try self.value(value, depth: 0, key: valueKey, oneLine: oneLine)
   }
 
   // MARK: Values
@@ -272,7 +276,16 @@ struct OpenStepWriter {
 /// The comments Xcode writes after an object's identifier in `project.pbxproj`
 /// (`2DBA… /* Typealiases.swift in Sources */`), derived from the objects as Xcode
 /// derives them. The reader skips comments, so they only make the text Xcode's.
-enum XcodeComments {
+package enum XcodeComments {
+  /// The `objects` of a project, if `root` is one whose objects all have an `isa`.
+  package static func projectObjects(_ root: PrefDictionary) -> PrefDictionary? {
+    guard root.contains("archiveVersion"), case .dictionary(let objects)? = root["objects"] else { return nil }
+    for (_, object) in objects {
+      guard case .dictionary(let fields) = object, fields["isa"]?.stringValue != nil else { return nil }
+    }
+    return objects
+  }
+
   /// Default names of build phases without a `name`.
   static let phaseNames: [String: String] = [
     "PBXSourcesBuildPhase": "Sources", "PBXFrameworksBuildPhase": "Frameworks",
@@ -282,7 +295,9 @@ enum XcodeComments {
   ]
 
   /// Comments by object identifier.
-  static func comments(for objects: PrefDictionary, root: PrefDictionary, projectName: String?) -> [String: String] {
+  package static func comments(for objects: PrefDictionary, root: PrefDictionary, projectName: String?)
+    -> [String: String]
+  {
     func fields(_ id: String) -> PrefDictionary? { objects[id]?.dictionaryValue }
     func text(_ id: String, _ key: String) -> String? { fields(id)?[key]?.stringValue }
     var comments: [String: String] = [:]
@@ -330,6 +345,17 @@ enum XcodeComments {
       if let comment = name(id) { comments[id] = comment }
     }
     return comments
+  }
+
+  /// The project's name as `text` (the project written by Xcode) gives it, in the
+  /// comment on its configuration list: `Build configuration list for PBXProject "Foo"`.
+  static func projectName(in text: [UInt8], root: PrefDictionary, objects: PrefDictionary) -> String? {
+    let prefix = "Build configuration list for PBXProject \""
+    guard let project = root["rootObject"]?.stringValue,
+      let list = objects[project]?.dictionaryValue?["buildConfigurationList"]?.stringValue,
+      let name = ObjectNames(openStepText: Data(text)).names[list], name.hasPrefix(prefix), name.hasSuffix("\"")
+    else { return nil }
+    return String(name.dropFirst(prefix.count).dropLast())
   }
 
   /// The words all target names start with (`Alamofire` for `Alamofire iOS` and

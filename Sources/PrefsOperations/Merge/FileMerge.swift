@@ -118,6 +118,9 @@ public enum FileMerge {
       }
     }
     var result = ThreeWayMerge.merge(base: values[0], current: value, other: values[1], options: options)
+    if format == .openStep {
+      result = XcodeMerge.duplicatesFound(base: values[0], current: value, other: values[1], in: result)
+    }
     if format.isPlist, dropNulls { result.value = result.value.droppingNulls(warnings: warnings) }
     do {
       guard let document else {

@@ -21,6 +21,9 @@ public struct MergeConflict: Sendable, Equatable {
   public let current: PrefValue?
   /// The value in OTHER; nil when OTHER removed it.
   public let other: PrefValue?
+  /// Why the values conflict, when they alone do not say it (both sides of an Xcode
+  /// project added one file under IDs of their own); nil when they do.
+  public let reason: String?
   /// For a key CURRENT removed: the key before it in OTHER that the merged dictionary
   /// has, so that OTHER's entry can be shown where it would go.
   let precedingKey: String?
@@ -30,7 +33,7 @@ public struct MergeConflict: Sendable, Equatable {
 
   init(
     path: PrefKeyPath, items: Range<Int>? = nil, base: PrefValue?, current: PrefValue?, other: PrefValue?,
-    precedingKey: String? = nil
+    precedingKey: String? = nil, reason: String? = nil
   ) {
     self.path = path
     self.items = items
@@ -38,6 +41,7 @@ public struct MergeConflict: Sendable, Equatable {
     self.current = current
     self.other = other
     self.precedingKey = precedingKey
+    self.reason = reason
   }
 
   /// The key path to show: ``path``, and for a run of items the position of its first

@@ -8,7 +8,9 @@ enum Merge {
       + "repeatable.")
   static let conflictsFile = OptionSpec(
     "conflicts", long: ["conflicts"], arity: .one, kind: .path,
-    help: "Also write the conflicts to FILE as YAML: each key path with its base, current and other values.")
+    help:
+      "Also write the conflicts to FILE as YAML: each key path with its base, current and other values, and the reason when the values do not say it."
+  )
   static let label = OptionSpec(
     "label", long: ["label"], short: ["L"], arity: .repeatable, kind: .text(placeholder: "LABEL"),
     help: "Name CURRENT, then BASE, then OTHER in the conflict markers, as git merge-file -L does "
@@ -148,6 +150,10 @@ enum Merge {
     let conflictFile = output == "-" ? name : outputName
     for conflict in conflicts {
       func shown(_ value: PrefValue?) -> String { value?.inlineText() ?? "(none)" }
+      if let reason = conflict.reason {
+        console.err("prefs: conflict: \(outputName): \(conflict.location): \(reason)")
+        continue
+      }
       console.err(
         "prefs: conflict: \(conflictFile): \(conflict.location): base \(shown(conflict.base)), "
           + "\(names.currentSide) \(shown(conflict.current)), \(names.otherSide) \(shown(conflict.other))")
@@ -226,6 +232,7 @@ enum Merge {
     .array(
       conflicts.map { conflict in
         var entry: PrefDictionary = ["file": .string(file), "path": .string(conflict.location)]
+        if let reason = conflict.reason { entry["reason"] = .string(reason) }
         if let base = conflict.base { entry["base"] = base }
         if let current = conflict.current { entry["current"] = current }
         if let other = conflict.other { entry["other"] = other }
