@@ -156,13 +156,14 @@ extension TextDocument {
     guard let lines = b.lines, lines.lowerBound == text.lineStart(of: lines.lowerBound) else { return nil }
     let start = withComments ? lines.lowerBound : text.lineStart(of: b.start)
     var out = Array(text[start..<b.valueEnd])
-    if separated, let separator { out.append(separator.byte) }
-    // What follows the value on its line (a comment, the line end), without the old separator.
+    // The separator where the entry had its own (after Xcode's `/* name */` of an ID),
+    // else right after the value; then the rest of the line (a comment, the line end).
     var rest = b.valueEnd
     if let at = b.separator {
       out += text[b.valueEnd..<at]
       rest = at + 1
     }
+    if separated, let separator { out.append(separator.byte) }
     out += text[rest..<lines.upperBound]
     return (out, b.indent)
   }
