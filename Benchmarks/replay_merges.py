@@ -15,14 +15,19 @@ tools merge THEIRS into OURS:
 A clean merge is compared with RESULT by its bytes and, through `PREFS diff`, by
 value; a RESULT that does not read (the committer left conflict markers or a key
 given twice in it) is counted apart, not as wrong. A committed result that differs
-from git's clean merge is an "evil" merge:
-the committer changed more than the merge did, so no tool can be expected to give
-it; those are counted apart. The merged files go to a temporary folder (or --keep),
-never into the project.
+from git's clean merge is an "evil" merge: the committer changed more than the
+merge did, so no tool can be expected to give it; those are counted apart. So is a
+conflict the committer "resolved anew": git conflicts, prefs merges cleanly, and
+where the two results differ the commit holds a value that neither side had there
+(a job copied on one side and updated as the other side updated the rest). A clean
+prefs merge that differs otherwise (the commit took one side's value where prefs
+combined both, or another order) is wrong. The merged files go to a temporary
+folder (or --keep), never into the project.
 """
 
 import argparse
 import collections
+import json
 import os
 import subprocess
 import sys
@@ -80,6 +85,59 @@ def blob(git_dir, commit, path):
     return git(git_dir, "cat-file", "blob", f"{commit}:{path}", data=True)
 
 
+def document(prefs, path):
+    """The value of a file as JSON, or None when it does not read as one document."""
+    run = subprocess.run([prefs, "convert", path, "--to", "json"], capture_output=True, check=False)
+    return json.loads(run.stdout) if run.returncode == 0 else None
+
+
+MISSING = object()
+
+
+def at(value, path):
+    """The value at a key path as `prefs diff` prints it (`a.b\\.c.0`), or MISSING."""
+    parts, part, escaped = [], "", False
+    for ch in path:
+        if escaped:
+            part, escaped = part + ch, False
+        elif ch == "\\":
+            escaped = True
+        elif ch == ".":
+            parts.append(part)
+            part = ""
+        else:
+            part += ch
+    parts.append(part)
+    for key in parts:
+        if isinstance(value, dict) and key in value:
+            value = value[key]
+        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return MISSING
+    return value
+
+
+def resolved_anew(prefs, files, differences):
+    """Whether the committed result of a conflicted merge holds, where prefs' merge
+    differs from it, a value that neither side holds there: the committer resolved the
+    conflict with something new, which no merge can give."""
+    sides = [document(prefs, files[role]) for role in ("ours", "theirs", "result")]
+    if any(side is None for side in sides):
+        return False
+    ours, theirs, result = sides
+    for line in differences.decode("utf-8", "replace").splitlines():
+        if len(line) < 3 or line[0] not in "~+-" or ": " not in line:
+            continue
+        path = line[2:].split(": ", 1)[0]
+        if path.startswith("["):
+            return False
+        committed = at(result, path)
+        if committed != at(ours, path) and committed != at(theirs, path):
+            return True
+    return False
+
+
 def replay(prefs, git_dir, case, folder):
     """The outcome of both tools on one case, or None when the case does not apply."""
     merge, base, ours, theirs, path = case
@@ -121,6 +179,8 @@ def replay(prefs, git_dir, case, folder):
             # 1 says the values differ; an error says the committed file does not read
             # (conflict markers or a key given twice were committed), which no merge gives.
             outcome = {0: "equal", 1: "wrong"}.get(same.returncode, "unreadable commit")
+            if outcome == "wrong" and not git_clean and resolved_anew(prefs, files, same.stdout):
+                outcome = "resolved anew"
     elif 1 <= run.returncode <= 127 and b"prefs: error:" not in run.stderr:
         # 1 for conflicts by value; a line merge exits with their number, as git merge-file
         # does; a refusal is an error line, whatever its status.
@@ -165,7 +225,8 @@ def report(results):
     repos = sorted({r["repo"] for r in results})
     print(f"{len(results)} merges from {len(repos)} repositories ({', '.join(repos)})")
     columns = ["cases", "evil", "git clean=commit", "git conflict", "prefs exact", "prefs equal",
-               "prefs conflict", "prefs refused", "prefs wrong", "commit unreadable", "git right, prefs not", "prefs right, git conflict"]
+               "prefs conflict", "prefs refused", "prefs wrong", "commit resolved anew", "commit unreadable",
+               "git right, prefs not", "prefs right, git conflict"]
     print("| kind | " + " | ".join(columns) + " |")
     print("|---" * (len(columns) + 1) + "|")
     by_kind = collections.defaultdict(list)
@@ -182,12 +243,15 @@ def report(results):
             sum(not r["git_clean"] for r in rows),
             sum(r["prefs"] == "exact" for r in rows), sum(r["prefs"] == "equal" for r in rows),
             sum(r["prefs"] == "conflict" for r in rows), sum(r["prefs"] == "refused" for r in rows),
-            sum(r["prefs"] == "wrong" for r in fair), sum(r["prefs"] == "unreadable commit" for r in rows),
+            sum(r["prefs"] == "wrong" for r in fair), sum(r["prefs"] == "resolved anew" for r in rows),
+            sum(r["prefs"] == "unreadable commit" for r in rows),
             sum(r["git_equal"] and not right(r) for r in rows),
             sum(not r["git_clean"] and right(r) for r in rows),
         ]
         print(f"| {kind} | " + " | ".join(str(c) for c in cells) + " |")
-    print("(prefs wrong counts merges that are not evil; 'prefs equal' is equal by value, not by bytes)")
+    print("(prefs wrong counts merges that are not evil; 'prefs equal' is equal by value, not by bytes;"
+          " 'commit resolved anew': git conflicts, and where prefs' clean merge differs from the commit,"
+          " the commit holds a value neither side had)")
 
 
 if __name__ == "__main__":
