@@ -79,9 +79,7 @@ public struct FileDomain: PreferenceDomain {
     let data = try InputFile.read(path, limit: options.maxInputBytes)
     // An empty file holds nothing to lose: it reads as an empty domain, as a byte
     // order mark alone does in every reader.
-    if data.dropFirst(TextEncoding.utf8MarkLength(data)).allSatisfy({
-      $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09
-    }) {
+    if TextEncoding.isBlank(data) {
       return (.dictionary(PrefDictionary()), newFileFormat, nil, nil)
     }
     do {

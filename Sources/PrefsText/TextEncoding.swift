@@ -41,6 +41,13 @@ public enum TextEncoding: Sendable, Equatable {
     bytes.starts(with: utf8Mark) ? 3 : 0
   }
 
+  /// Whether `bytes` hold nothing but white space (after a UTF-8 byte order mark): a
+  /// file with nothing to lose, read as an empty dictionary where a file is a domain
+  /// or a side of a merge (a file both branches added has an empty base).
+  package static func isBlank(_ bytes: some Collection<UInt8>) -> Bool {
+    bytes.dropFirst(utf8MarkLength(bytes)).allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+  }
+
   /// Whether the text is UTF-8 (marked or not), which readers parse as it is.
   public var isUTF8: Bool {
     if case .utf8 = self { return true }

@@ -750,6 +750,29 @@ import Testing
     #expect(log.status == 0, "\(log.stderr)")
   }
 
+  /// Both branches add the same file: git gives the driver an empty base, which is no
+  /// entries, so the two files merge by setting (git alone conflicts on them).
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func aFileBothBranchesAddedMergesFromAnEmptyBase() throws {
+    let repo = try Repository(git: try #require(Self.git))
+    #expect(try repo.prefs(["git-setup", "yaml"]).status == 0)
+    try repo.run(["add", "-A"])
+    try repo.run(["commit", "-q", "-m", "setup"])
+    try repo.run(["branch", "other"])
+    try Data("# ours\na: 1\nshared: x\n".utf8).write(to: URL(fileURLWithPath: repo.path("s.yaml")))
+    try repo.run(["add", "s.yaml"])
+    try repo.run(["commit", "-q", "-m", "mine"])
+    try repo.run(["checkout", "-q", "other"])
+    try Data("shared: x\nz: 9\n".utf8).write(to: URL(fileURLWithPath: repo.path("s.yaml")))
+    try repo.run(["add", "s.yaml"])
+    try repo.run(["commit", "-q", "-m", "theirs"])
+    try repo.run(["checkout", "-q", "main"])
+    let merged = try repo.run(["merge", "-q", "--no-edit", "other"])
+    #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+    #expect(try String(contentsOfFile: repo.path("s.yaml"), encoding: .utf8) == "# ours\na: 1\nshared: x\nz: 9\n")
+    #expect(try repo.run(["status", "--porcelain"]).stdout == "")
+  }
+
   @Test(.enabled(if: git != nil, "git is not installed"))
   func aYAMLItemOTHERAddsComesWithItsCommentAndAMovedItemKeepsItsOwn() throws {
     // CURRENT moved eu after ap; OTHER changed eu and added us: git alone conflicts.

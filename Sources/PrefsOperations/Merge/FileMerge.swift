@@ -102,6 +102,12 @@ public enum FileMerge {
     var values: [PrefValue] = []
     var otherDocument: TextDocument?
     for (side, version) in [(Side.base, base), (.other, other)] {
+      // A file both branches added merges from an empty base; a side that emptied a
+      // file removed every entry.
+      if TextEncoding.isBlank(version.data) {
+        values.append(.dictionary(PrefDictionary()))
+        continue
+      }
       do {
         if side == .other {
           // OTHER's text too: what OTHER adds comes over as OTHER wrote it.
