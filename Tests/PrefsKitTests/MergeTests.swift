@@ -335,6 +335,47 @@ import Testing
     #expect(!clean.hasMarkers)
   }
 
+  /// A workflow whose jobs take their settings from an anchor, by merge key and by alias.
+  static let workflow = """
+    defaults: &d
+      runs-on: ubuntu-latest
+      timeout: 10
+    jobs:
+      build:
+        <<: *d
+        steps:
+          - run: make
+      lint: *d
+
+    """
+
+  @Test func aMergeChangingAnAnchorNextToTheOtherSidesChangeKeepsTheAliases() throws {
+    // The two changes touch neighbouring lines, so the values are patched into CURRENT's text.
+    let current = Self.workflow.replacingOccurrences(of: "ubuntu-latest", with: "ubuntu-24.04")
+    let other = Self.workflow.replacingOccurrences(of: "timeout: 10", with: "timeout: 20")
+    let merged = try #require(Self.merged(try Self.fileMerge(current, Self.workflow, other)))
+    #expect(
+      String(decoding: merged.data, as: UTF8.self)
+        == current.replacingOccurrences(of: "timeout: 10", with: "timeout: 20"))
+    #expect(!merged.hasMarkers)
+    #expect(merged.notes.isEmpty)
+  }
+
+  @Test func aMergeThatWouldWriteAnAliasOutIsMergedByLines() throws {
+    // OTHER changes the anchor and writes the alias out with the old values; CURRENT's
+    // change to the anchor reaches `z` only through the alias.
+    let base = "d: &d\n  k: 1\n  m: 2\nz: *d\n"
+    let current = "d: &d\n  k: 1\n  m: 3\nz: *d\n"
+    let other = "d: &d\n  k: 5\n  m: 2\nz:\n  k: 1\n  m: 2\n"
+    let refusal = try #require(Self.refusal(try Self.fileMerge(current, base, other)))
+    #expect(refusal.side == nil)
+    guard case .unrepresentable(let format, _, _, _) = refusal.error.kind else {
+      Issue.record("not unrepresentable: \(refusal.error.kind)")
+      return
+    }
+    #expect(format == "yaml")
+  }
+
   @Test func gitTakesAFileWithANulByteInItsFirst8000BytesForBinary() {
     #expect(FileMerge.isBinary(Data("bplist00".utf8) + [0]))
     #expect(!FileMerge.isBinary(Data("a: 1\n".utf8)))
