@@ -374,6 +374,18 @@ import Testing
     #expect(format == "yaml", "\(refusal.error.kind)")
   }
 
+  @Test func aConflictWhereAnAliasGivesTheValueIsMergedByLines() throws {
+    // Both sides change the anchored list; the alias would repeat the conflict with a copy.
+    let base = "styles: &s\n  - nested\n  - compact\nmodules: *s\n"
+    let current = base.replacingOccurrences(of: "- compact", with: "- compacted")
+    let other = base.replacingOccurrences(of: "- compact\n", with: "- compact\n  - flat\n")
+    let refusal = try #require(Self.refusal(try Self.fileMerge(current, base, other)))
+    #expect(refusal.side == nil)
+    var path: PrefKeyPath?
+    if case .unrepresentable(_, _, let at, _) = refusal.error.kind { path = at }
+    #expect(path?.components.first == .key("modules"), "\(refusal.error.kind)")
+  }
+
   @Test func gitTakesAFileWithANulByteInItsFirst8000BytesForBinary() {
     #expect(FileMerge.isBinary(Data("bplist00".utf8) + [0]))
     #expect(!FileMerge.isBinary(Data("a: 1\n".utf8)))

@@ -166,6 +166,7 @@ public enum FileMerge {
     _ result: ThreeWayMerge.Result, current: TextDocument, lineMerged: TextDocument?, other: TextDocument?,
     labels: ConflictMarkers.Labels, warnings: Warnings
   ) throws -> ConflictMarkers.Marked {
+    try refuseConflictsThroughAliases(result, in: current)
     let patchWarnings = Warnings()
     if let lineMerged,
       let marked = try? ConflictMarkers.text(
@@ -184,6 +185,17 @@ public enum FileMerge {
   /// `<<: *x`): a copy that no longer follows its anchor is not what either side wrote,
   /// so the lines are merged instead (a side changed a value that the text holds only
   /// through an alias, or removed an anchor still used).
+  /// Refuses a conflict at a value that CURRENT's text holds only through an alias or
+  /// merge key: its markers would copy the anchored value, and the same conflict
+  /// stands at the anchor.
+  static func refuseConflictsThroughAliases(_ result: ThreeWayMerge.Result, in current: TextDocument) throws {
+    guard let conflict = result.conflicts.first(where: { current.reachesThroughAlias($0.path) }) else { return }
+    throw PrefsError(
+      .unrepresentable(
+        format: "yaml", kind: result.value.existingValue(at: conflict.path)?.kind ?? .dictionary, path: conflict.path,
+        problem: "the conflict at \(conflict.path.nameInMessages) stands where an alias gives the value"))
+  }
+
   static func keepingAliases(_ marked: ConflictMarkers.Marked, merged value: PrefValue) throws
     -> ConflictMarkers.Marked
   {

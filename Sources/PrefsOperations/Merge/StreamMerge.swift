@@ -67,6 +67,7 @@ enum StreamMerge {
           return named
         }
         guard result.value != currentValues[index] || !result.conflicts.isEmpty else { continue }
+        try FileMerge.refuseConflictsThroughAliases(result, in: stream.documents[index])
         let marked = try FileMerge.keepingAliases(
           ConflictMarkers.text(of: stream.documents[index], merged: result, labels: labels, warnings: warnings),
           merged: result.value)
