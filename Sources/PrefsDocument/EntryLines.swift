@@ -45,6 +45,27 @@ extension TextDocument {
     return node
   }
 
+  /// Whether the text gives the value at `path` only through a YAML alias or merge
+  /// key (`*x`, `<<: *x`): a node on the way is an alias, or a key on the way is
+  /// merged into its mapping rather than written there.
+  package func reachesThroughAlias(_ path: PrefKeyPath) -> Bool {
+    guard !map.nodes.isEmpty else { return false }
+    var node = 0
+    for component in path.components {
+      if map.nodes[node].flags.contains(.alias) { return true }
+      switch component {
+      case .key(let key):
+        guard let child = map.child(of: node, named: key) else { return map.nodes[node].flags.contains(.merges) }
+        node = child
+      case .index(let index):
+        let children = map.children(of: node)
+        guard index < children.count else { return false }
+        node = children[index]
+      }
+    }
+    return map.nodes[node].flags.contains(.alias)
+  }
+
   /// The container's separator, if its format has one.
   package func separator(of container: Int) -> Separator? {
     let node = map.nodes[container]

@@ -95,6 +95,11 @@ public struct TextDocument: Sendable {
     public let rewrittenWhole: String?
     /// Whether the bytes changed: false when the new value equals the old one.
     public let changed: Bool
+    /// Entries written out that the text gave through a YAML alias or merge key
+    /// (`*x`, `<<: *x`), by key path: copies of what their anchor held, which no
+    /// longer follow it. The top level when the whole document, holding an alias, was
+    /// written anew.
+    public var expandedAliases: [PrefKeyPath] = []
 
     /// What the user should know of the patch: each entry written whole, or why the
     /// whole document was.
@@ -125,7 +130,9 @@ public struct TextDocument: Sendable {
       let checked =
         try readsBackInParts(bytes, patcher, as: newValue) == true || readsBack(data, as: newValue)
       if checked {
-        return Patch(data: data, rewrittenEntries: patcher.rewrites, rewrittenWhole: nil, changed: true)
+        return Patch(
+          data: data, rewrittenEntries: patcher.rewrites, rewrittenWhole: nil, changed: true,
+          expandedAliases: patcher.expandedAliases)
       }
       return try rewritten(newValue, warnings: warnings, why: "the edited text did not read back as the new value")
     } catch is TextPatcher.NeedsRewrite {
@@ -183,7 +190,11 @@ public struct TextDocument: Sendable {
 
   private func rewritten(_ newValue: PrefValue, warnings: Warnings, why: String) throws -> Patch {
     let bytes = try format.codec.encode(newValue, options: WriteOptions(), warnings: warnings)
-    return Patch(data: encoded(Array(bytes)), rewrittenEntries: [], rewrittenWhole: why, changed: true)
+    // The format's writer writes every alias out.
+    let aliases = map.nodes.contains { !$0.flags.isDisjoint(with: [.alias, .merges]) } ? [PrefKeyPath()] : []
+    return Patch(
+      data: encoded(Array(bytes)), rewrittenEntries: [], rewrittenWhole: why, changed: true,
+      expandedAliases: aliases)
   }
 
   func encoded(_ bytes: [UInt8]) -> Data {

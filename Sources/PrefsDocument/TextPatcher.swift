@@ -13,6 +13,12 @@ import PrefsText
 /// container filled, an alias, a mapping with merge keys losing a merged key) has
 /// its smallest enclosing entry rewritten, and that is recorded in ``rewrites``.
 /// Key order follows the text: keys that only moved stay where they are.
+///
+/// A YAML alias (`*x`) or merge key (`<<: *x`) whose new value is what its anchor
+/// gives after the patch is left as written: a change inside the anchored node is
+/// patched there alone. Where the new value differs, a merged key gets an entry of
+/// its own in the mapping (which wins over the merge, as YAML says), and an alias is
+/// written out as a copy of its value, recorded in ``expandedAliases``.
 struct TextPatcher {
   package let text: [UInt8]
   let map: SourceMap
@@ -27,7 +33,14 @@ struct TextPatcher {
   /// The root's entries patched inside, by key, with where their values and whole
   /// entries (key included) stood: a large document is checked by reading these alone.
   private(set) var patchedRootEntries: [(key: String, value: Range<Int>, entry: Range<Int>)] = []
+  /// The entries written out whole that held an alias or a merge key, as key paths: a
+  /// copy of what the anchor gave, which no longer follows it.
+  private(set) var expandedAliases: [PrefKeyPath] = []
   private var edits: [Edit] = []
+  /// The new value of the whole document, which an alias's anchor is looked up in.
+  private var newRoot = PrefValue.null
+  /// The key path of each anchored node in the old value, found on the first alias.
+  private var anchoredPaths: [Int: PrefKeyPath]?
 
   private struct Edit {
     var range: Range<Int>
@@ -55,6 +68,7 @@ struct TextPatcher {
     // A dictionary or array compares its entries itself, once.
     let containers = old.kind == new.kind && (old.kind == .dictionary || old.kind == .array)
     if !containers, old == new { return nil }
+    newRoot = new
     try patch(0, old, new, path: PrefKeyPath(), inline: false, inFlow: false)
     guard !edits.isEmpty else { return nil }
     let changed = edits.map(\.range)
@@ -73,6 +87,7 @@ struct TextPatcher {
     _ index: Int, _ old: PrefValue, _ new: PrefValue, path: PrefKeyPath, inline: Bool, inFlow: Bool
   ) throws {
     let node = map.nodes[index]
+    if node.flags.contains(.alias), let repeated = anchorValue(ofAlias: index), repeated == new { return }
     if !node.flags.isDisjoint(with: [.alias, .tagged]) {
       return try replace(index, with: new, path: path, inline: inline, inFlow: inFlow)
     }
@@ -100,9 +115,14 @@ struct TextPatcher {
         written[ScalarKey(name)] = child
       }
     }
+    // What the merge keys give after the patch, when they are aliases: a merged key
+    // that still gives its new value needs no entry here.
+    let merged = node.flags.contains(.merges) ? mergedValue(of: index) : nil
     // A key read from a merge (`<<`) is not written here: it cannot go by itself. (A
     // changed one can: a key written in the mapping wins over a merged one.)
-    let unwrittenGoes = a.contains { b[$0.key] == nil && written[ScalarKey($0.key)] == nil }
+    let unwrittenGoes =
+      a.contains { b[$0.key] == nil && written[ScalarKey($0.key)] == nil && merged?[$0.key] != nil }
+      || (merged?.contains { b[$0.key] == nil && written[ScalarKey($0.key)] == nil } ?? false)
     if unwrittenGoes || (!node.flags.contains(.merges) && written.count != a.count) {
       return try replace(index, with: .dictionary(b), path: path, inline: inline, inFlow: inFlow)
     }
@@ -128,7 +148,7 @@ struct TextPatcher {
     for (key, newValue) in b {
       if let child = written[ScalarKey(key)] {
         anchor = child
-      } else if a[key] != newValue {
+      } else if (merged.map { $0[key] } ?? a[key]) != newValue {
         if !childrenInline, removed.count < written.count,
           let placement = syntax.placement(ofNew: key, newValue, in: index, at: path, old: a, map: map, text: text)
         {
@@ -489,6 +509,7 @@ struct TextPatcher {
     // A YAML block scalar's text ends with its line break, which the new text must keep.
     let endsLine = !node.value.isEmpty && text[node.value.upperBound - 1] == 0x0A
     if let replacement = try syntax.value(value, replacing: node, context: context) {
+      if holdsAlias(index) { expandedAliases.append(path) }
       return add(syntax.replacedRange(of: node, in: text), endsLine ? replacement + layout.lineEnd : replacement)
     }
     guard index != 0 else { throw NeedsRewrite() }
@@ -500,7 +521,74 @@ struct TextPatcher {
     var entry = try syntax.entry(key: node.name, value: value, context: context)
     if endsLine { entry += layout.lineEnd }
     rewrites.append(path)
+    if holdsAlias(index) { expandedAliases.append(path) }
     add(start..<node.value.upperBound, entry)
+  }
+
+  // MARK: Aliases
+
+  /// The new value of the node the alias at `index` repeats (the last anchor of its
+  /// name before it); nil when that anchor is gone from the new value or not found.
+  private mutating func anchorValue(ofAlias index: Int) -> PrefValue? {
+    let alias = map.nodes[index].value
+    guard alias.count > 1, text[alias.lowerBound] == UInt8(ascii: "*") else { return nil }
+    let name = text[(alias.lowerBound + 1)..<alias.upperBound]
+    guard
+      let anchored = stride(from: index - 1, through: 0, by: -1).first(where: {
+        map.nodes[$0].flags.contains(.anchored) && anchorName(of: $0).elementsEqual(name)
+      })
+    else { return nil }
+    if anchoredPaths == nil {
+      var paths: [Int: PrefKeyPath] = [:]
+      collectAnchoredPaths(0, PrefKeyPath(), into: &paths)
+      anchoredPaths = paths
+    }
+    return anchoredPaths?[anchored].flatMap { newRoot.existingValue(at: $0) }
+  }
+
+  /// The name an anchored node is written with (`&name`), or nothing when its tag comes first.
+  private func anchorName(of index: Int) -> ArraySlice<UInt8> {
+    let start = map.nodes[index].value.lowerBound
+    guard start < text.count, text[start] == UInt8(ascii: "&") else { return [] }
+    // An anchor's name ends at a space, a line break or a flow indicator.
+    let end = text[(start + 1)...].firstIndex { " \t\r\n,[]{}".utf8.contains($0) } ?? text.count
+    return text[(start + 1)..<end]
+  }
+
+  /// Notes the key path of every anchored node below `index` (an alias holds no nodes).
+  private func collectAnchoredPaths(_ index: Int, _ path: PrefKeyPath, into paths: inout [Int: PrefKeyPath]) {
+    let node = map.nodes[index]
+    if node.flags.contains(.anchored) { paths[index] = path }
+    for (position, child) in map.children(of: index).enumerated() {
+      switch map.nodes[child].name {
+      case "<<" where node.flags.contains(.merges): continue
+      case let name?: collectAnchoredPaths(child, path.appending(key: name), into: &paths)
+      case nil: collectAnchoredPaths(child, path.appending(index: position), into: &paths)
+      }
+    }
+  }
+
+  /// What the merge keys of the mapping at `index` give after the patch, when each is
+  /// an alias or a sequence of aliases (an earlier mapping's key wins, as YAML says);
+  /// nil otherwise.
+  private mutating func mergedValue(of index: Int) -> PrefDictionary? {
+    var merged = PrefDictionary()
+    for child in map.children(of: index) where map.nodes[child].name == "<<" {
+      let sources = map.nodes[child].flags.contains(.alias) ? [child] : map.children(of: child)
+      for source in sources {
+        guard map.nodes[source].flags.contains(.alias),
+          case .dictionary(let given)? = anchorValue(ofAlias: source)
+        else { return nil }
+        for (key, value) in given where merged[key] == nil { merged[key] = value }
+      }
+    }
+    return merged
+  }
+
+  /// Whether the node at `index` is, or holds, an alias or a merge key: what writing
+  /// its value out would copy.
+  private func holdsAlias(_ index: Int) -> Bool {
+    !map.nodes[index].flags.isDisjoint(with: [.alias, .merges]) || map.children(of: index).contains(where: holdsAlias)
   }
 
   // MARK: Edits

@@ -335,6 +335,57 @@ import Testing
     #expect(!clean.hasMarkers)
   }
 
+  /// A workflow whose jobs take their settings from an anchor, by merge key and by alias.
+  static let workflow = """
+    defaults: &d
+      runs-on: ubuntu-latest
+      timeout: 10
+    jobs:
+      build:
+        <<: *d
+        steps:
+          - run: make
+      lint: *d
+
+    """
+
+  @Test func aMergeChangingAnAnchorNextToTheOtherSidesChangeKeepsTheAliases() throws {
+    // The two changes touch neighbouring lines, so the values are patched into CURRENT's text.
+    let current = Self.workflow.replacingOccurrences(of: "ubuntu-latest", with: "ubuntu-24.04")
+    let other = Self.workflow.replacingOccurrences(of: "timeout: 10", with: "timeout: 20")
+    let merged = try #require(Self.merged(try Self.fileMerge(current, Self.workflow, other)))
+    #expect(
+      String(decoding: merged.data, as: UTF8.self)
+        == current.replacingOccurrences(of: "timeout: 10", with: "timeout: 20"))
+    #expect(!merged.hasMarkers)
+    #expect(merged.notes.isEmpty)
+  }
+
+  @Test func aMergeThatWouldWriteAnAliasOutIsMergedByLines() throws {
+    // OTHER changes the anchor and writes the alias out with the old values; CURRENT's
+    // change to the anchor reaches `z` only through the alias.
+    let base = "d: &d\n  k: 1\n  m: 2\nz: *d\n"
+    let current = "d: &d\n  k: 1\n  m: 3\nz: *d\n"
+    let other = "d: &d\n  k: 5\n  m: 2\nz:\n  k: 1\n  m: 2\n"
+    let refusal = try #require(Self.refusal(try Self.fileMerge(current, base, other)))
+    #expect(refusal.side == nil)
+    var format: String?
+    if case .unrepresentable(let written, _, _, _) = refusal.error.kind { format = written }
+    #expect(format == "yaml", "\(refusal.error.kind)")
+  }
+
+  @Test func aConflictWhereAnAliasGivesTheValueIsMergedByLines() throws {
+    // Both sides change the anchored list; the alias would repeat the conflict with a copy.
+    let base = "styles: &s\n  - nested\n  - compact\nmodules: *s\n"
+    let current = base.replacingOccurrences(of: "- compact", with: "- compacted")
+    let other = base.replacingOccurrences(of: "- compact\n", with: "- compact\n  - flat\n")
+    let refusal = try #require(Self.refusal(try Self.fileMerge(current, base, other)))
+    #expect(refusal.side == nil)
+    var path: PrefKeyPath?
+    if case .unrepresentable(_, _, let at, _) = refusal.error.kind { path = at }
+    #expect(path?.components.first == .key("modules"), "\(refusal.error.kind)")
+  }
+
   @Test func gitTakesAFileWithANulByteInItsFirst8000BytesForBinary() {
     #expect(FileMerge.isBinary(Data("bplist00".utf8) + [0]))
     #expect(!FileMerge.isBinary(Data("a: 1\n".utf8)))

@@ -158,7 +158,36 @@ import Testing
     let result = try document.patched(to: value)
     #expect(try YAMLCodec().decode(result.data) == value)
     #expect(result.rewrittenEntries == [PrefKeyPath([.key("use")])])
+    #expect(result.expandedAliases == [PrefKeyPath([.key("use")])])
     #expect(String(decoding: result.data, as: UTF8.self).hasPrefix("base: &b {x: 1, y: 2}\n"))
+  }
+
+  let anchored = "d: &d\n  k: 1\n  m: 2\nu:\n  <<: *d\n  n: 3\nz: *d\n"
+
+  @Test func yamlAChangeInsideAnAnchorIsPatchedThereAndItsAliasesFollow() throws {
+    let document = try #require(try TextDocument(Data(anchored.utf8), format: .yaml))
+    var value = document.value
+    for path in ["d.k", "u.k", "z.k"] {
+      value = try value.setting(.integer(5), at: PrefKeyPath.parse(path))
+    }
+    let result = try document.patched(to: value)
+    #expect(String(decoding: result.data, as: UTF8.self) == anchored.replacingOccurrences(of: "k: 1", with: "k: 5"))
+    #expect(result.rewrittenEntries.isEmpty)
+    #expect(result.expandedAliases.isEmpty)
+  }
+
+  @Test func yamlAKeySetUnderAMergeKeyOverridesItThereAlone() throws {
+    let out = try patch(anchored, .yaml, set("u.k", .integer(7)))
+    #expect(out == anchored.replacingOccurrences(of: "u:\n", with: "u:\n  k: 7\n"))
+  }
+
+  @Test func yamlAnAliasWhoseValueLeavesItsAnchorIsWrittenOutAndSaysSo() throws {
+    let document = try #require(try TextDocument(Data(anchored.utf8), format: .yaml))
+    let value = try document.value.setting(.integer(7), at: ["z", "k"])
+    let result = try document.patched(to: value)
+    #expect(try YAMLCodec().decode(result.data) == value)
+    #expect(result.expandedAliases == [PrefKeyPath([.key("z")])])
+    #expect(String(decoding: result.data, as: UTF8.self).hasPrefix("d: &d\n  k: 1\n  m: 2\nu:\n  <<: *d\n"))
   }
 
   // MARK: JSON

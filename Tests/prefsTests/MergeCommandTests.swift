@@ -180,6 +180,27 @@ import Testing
     #expect(badKey.stderr.hasPrefix("prefs: error: --array-key takes KEYPATH=FIELD, not 'apps'\n"))
   }
 
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func aMergeThatWouldWriteAnAliasOutIsMergedLineByLine() throws {
+    let folder = try TestFolder()
+    try folder.write("base.yaml", "d: &d\n  k: 1\n  m: 2\nz: *d\n")
+    try folder.write("current.yaml", "d: &d\n  k: 1\n  m: 3\nz: *d\n")
+    try folder.write("other.yaml", "d: &d\n  k: 5\n  m: 2\nz:\n  k: 1\n  m: 2\n")
+    let expected = try TestSupport.run(
+      try #require(Self.git),
+      ["merge-file", "-p", folder.path("current.yaml"), folder.path("base.yaml"), folder.path("other.yaml")])
+    let result = try TestSupport.prefs([
+      "merge", folder.path("current.yaml"), folder.path("base.yaml"), folder.path("other.yaml"),
+    ])
+    #expect(result.status == 1)
+    #expect(result.stdout == "")
+    #expect(
+      result.stderr == "prefs: \(folder.path("current.yaml")): writing the top level would copy what an alias gives "
+        + "instead of keeping the alias; merged line by line, as git does, with 1 conflict\n")
+    #expect(try folder.read("current.yaml") == expected.stdout)
+    #expect(!expected.stdout.contains("z:\n  k: 1\n  m: 3\n"))
+  }
+
   @Test func anArrayKeyMatchesItemsByANestedField() throws {
     let folder = try TestFolder()
     func dock(_ tiles: [(String, String)]) -> String {
@@ -289,6 +310,56 @@ import Testing
     // git diff reads the binary plist through prefs textconv.
     let log = try repo.run(["log", "-p", "-1", "--no-color", "topic", "--", "sound.plist"])
     #expect(log.stdout.contains("-volume: 5\n+volume: 7\n"), "\(log.stdout)")
+  }
+
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func aWorkflowsAnchorAndAJobsStepMergeAsGitMergesTheirLines() throws {
+    let repo = try Repository(git: try #require(Self.git))
+    #expect(try repo.prefs(["git-setup", "yaml"]).status == 0)
+    let base = """
+      name: ci
+      defaults: &d
+        runs-on: ubuntu-latest
+        timeout-minutes: 10
+      jobs:
+        build:
+          <<: *d
+          steps:
+            - uses: actions/checkout@v4
+            - run: make
+        test:
+          <<: *d
+          steps:
+            - uses: actions/checkout@v4
+            - run: make test
+
+      """
+    let file = URL(fileURLWithPath: repo.path("ci.yml"))
+    try Data(base.utf8).write(to: file)
+    try repo.run(["add", "-A"])
+    try repo.run(["commit", "-q", "-m", "base"])
+    try repo.run(["checkout", "-q", "-b", "topic"])
+    let topic = base.replacingOccurrences(of: "timeout-minutes: 10", with: "timeout-minutes: 30")
+    try Data(topic.utf8).write(to: file)
+    try repo.run(["commit", "-q", "-am", "topic"])
+    try repo.run(["checkout", "-q", "main"])
+    let main = base.replacingOccurrences(of: "run: make test", with: "run: make check")
+    try Data(main.utf8).write(to: file)
+    try repo.run(["commit", "-q", "-am", "main"])
+    for (name, text) in [("base.yml", base), ("main.yml", main), ("topic.yml", topic)] {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: repo.path(name)))
+    }
+    let lines = try repo.run(["merge-file", "-p", "main.yml", "base.yml", "topic.yml"])
+    #expect(lines.status == 0)
+    let merged = try repo.run(["merge", "-q", "--no-edit", "topic"])
+    #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+    let result = try String(contentsOfFile: repo.path("ci.yml"), encoding: .utf8)
+    #expect(result == lines.stdout)
+    #expect(result.contains("timeout-minutes: 30\n") && result.contains("run: make check\n"))
+    #expect(result.components(separatedBy: "<<: *d\n").count == 3)
+    #expect(try repo.run(["status", "--porcelain", "--untracked-files=no"]).stdout == "")
+    let log = try repo.run(["log", "-p", "-1", "--no-color", "--first-parent", "-m", "--", "ci.yml"])
+    #expect(log.stdout.contains("-  timeout-minutes: 10\n+  timeout-minutes: 30\n"), "\(log.stdout)")
   }
 
   @Test(.enabled(if: git != nil, "git is not installed"))

@@ -172,16 +172,44 @@ public enum FileMerge {
     _ result: ThreeWayMerge.Result, current: TextDocument, lineMerged: TextDocument?, other: TextDocument?,
     labels: ConflictMarkers.Labels, warnings: Warnings
   ) throws -> ConflictMarkers.Marked {
+    try refuseConflictsThroughAliases(result, in: current)
     let patchWarnings = Warnings()
     if let lineMerged,
       let marked = try? ConflictMarkers.text(
         of: lineMerged, merged: result, labels: labels, warnings: patchWarnings, other: other),
-      marked.patch.rewrittenWhole == nil
+      marked.patch.rewrittenWhole == nil, marked.patch.expandedAliases.isEmpty
     {
       for warning in patchWarnings.all { warnings.add(warning) }
       return marked
     }
-    return try ConflictMarkers.text(of: current, merged: result, labels: labels, warnings: warnings, other: other)
+    return try keepingAliases(
+      ConflictMarkers.text(of: current, merged: result, labels: labels, warnings: warnings, other: other),
+      merged: result.value)
+  }
+
+  /// `marked`, unless its patch writes out what an alias or merge key gives (`*x`,
+  /// `<<: *x`): a copy that no longer follows its anchor is not what either side wrote,
+  /// so the lines are merged instead (a side changed a value that the text holds only
+  /// through an alias, or removed an anchor still used).
+  /// Refuses a conflict at a value that CURRENT's text holds only through an alias or
+  /// merge key: its markers would copy the anchored value, and the same conflict
+  /// stands at the anchor.
+  static func refuseConflictsThroughAliases(_ result: ThreeWayMerge.Result, in current: TextDocument) throws {
+    guard let conflict = result.conflicts.first(where: { current.reachesThroughAlias($0.path) }) else { return }
+    throw PrefsError(
+      .unrepresentable(
+        format: "yaml", kind: result.value.existingValue(at: conflict.path)?.kind ?? .dictionary, path: conflict.path,
+        problem: "the conflict at \(conflict.path.nameInMessages) stands where an alias gives the value"))
+  }
+
+  static func keepingAliases(_ marked: ConflictMarkers.Marked, merged value: PrefValue) throws
+    -> ConflictMarkers.Marked
+  {
+    guard let path = marked.patch.expandedAliases.first else { return marked }
+    throw PrefsError(
+      .unrepresentable(
+        format: "yaml", kind: value.existingValue(at: path)?.kind ?? .dictionary, path: path,
+        problem: "writing \(path.nameInMessages) would copy what an alias gives instead of keeping the alias"))
   }
 
   /// Whether git takes `data` for binary, and so merges no lines in it: a NUL byte in

@@ -67,8 +67,10 @@ enum StreamMerge {
           return named
         }
         guard result.value != currentValues[index] || !result.conflicts.isEmpty else { continue }
-        let marked = try ConflictMarkers.text(
-          of: stream.documents[index], merged: result, labels: labels, warnings: warnings)
+        try FileMerge.refuseConflictsThroughAliases(result, in: stream.documents[index])
+        let marked = try FileMerge.keepingAliases(
+          ConflictMarkers.text(of: stream.documents[index], merged: result, labels: labels, warnings: warnings),
+          merged: result.value)
         replacements[index] = marked.data
         notes += marked.patch.notes.map { "\(counterpart.label) \($0)" }
       }
