@@ -5,7 +5,7 @@ import PrefsStore
 import PrefsText
 
 /// The conflicts of a merge set in the text of CURRENT's document, as git sets them:
-/// the merged value is written through ``TextDocument/patched(to:warnings:)`` (CURRENT's
+/// the merged value is written through ``TextDocument/patched(to:warnings:other:)`` (CURRENT's
 /// value kept at each conflict), then the smallest region of whole lines holding each
 /// conflicting entry is wrapped in `<<<<<<<`, `=======` and `>>>>>>>` around OTHER's
 /// entry written in the same layout. Everything else stays byte for byte.

@@ -9,7 +9,7 @@ import PrefsText
 /// when all three versions read and the result can be written in CURRENT's format;
 /// else why not (``Refusal``), so that the caller merges the lines instead, as git
 /// itself would. YAML streams of several documents merge document by document
-/// (``StreamMerge``). ``isBinary(_:)`` says when git could not merge lines either.
+/// (`StreamMerge`). ``isBinary(_:)`` says when git could not merge lines either.
 public enum FileMerge {
   /// One of the three versions of the file.
   public struct Version: Sendable {

@@ -34,7 +34,7 @@ enum ProfileSignature {
     var template = Array(folder.appendingPathComponent("prefs-signed-XXXXXX").utf8CString)
     let fd = mkstemp(&template)
     guard fd >= 0 else { throw PrefsError(.io(.createFile(in: folder), errno: errno), file: folder) }
-    let path = String(cString: template)
+    let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     defer { unlink(path) }
     let written = data.withUnsafeBytes { bytes -> Bool in
       var offset = 0
