@@ -61,11 +61,14 @@ import Testing
     case .random(let limit):
       usleep(UInt32.random(in: 0..<limit))
     case .folderChanges:
-      // Poll in a tight loop; give up (and kill anyway) after two seconds.
+      // Poll every tenth of a millisecond, well inside the time a large write takes,
+      // without taking a core from the process being killed; give up (and kill
+      // anyway) after two seconds.
       let deadline = Date().addingTimeInterval(2)
       while process.isRunning, Date() < deadline {
         let now = Set((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
         if now != before { break }
+        usleep(100)
       }
     }
     kill(process.processIdentifier, SIGKILL)
