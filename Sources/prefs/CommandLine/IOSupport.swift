@@ -147,8 +147,8 @@ enum Documents {
     return documents[0]
   }
 
-  /// A file (or `-`) by the input rules, or a domain of the store, for the commands
-  /// that take either (`diff`, `get`).
+  /// A file (or `-`) by the input rules, or a domain of the store, for the key-path
+  /// commands that take either (`get`).
   static func readFileOrDomain(_ argument: String, arguments: ParsedArguments, console: Console) throws
     -> PrefValue
   {

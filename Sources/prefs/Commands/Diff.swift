@@ -102,8 +102,8 @@ enum Diff {
         }
         do {
           let text = try differences(
-            try Documents.readDocumentsOfFileOrDomain(oldPath, arguments: arguments, console: console),
-            try Documents.readDocumentsOfFileOrDomain(newPath, arguments: arguments, console: console),
+            try Documents.readDocuments(oldPath, arguments: arguments, console: console).documents,
+            try Documents.readDocuments(newPath, arguments: arguments, console: console).documents,
             names: (oldPath, newPath), arguments)
           guard !text.isEmpty else { continue }
           try console.out(
