@@ -33,19 +33,60 @@ public enum EmbeddedData {
     public var jsonKey: String { "$" + rawValue }
   }
 
-  /// The array or dictionary `data` holds, when it is compact JSON or a binary plist
-  /// whose structure encodes back to exactly these bytes; nil otherwise.
-  public static func expand(_ data: Data) -> (kind: Kind, value: PrefValue)? {
+  /// What a data value holds, as `--expand-data` sees it.
+  public enum Contents: Sendable {
+    /// A JSON document or binary plist holding an array or a dictionary. `exact` when
+    /// ``bytes(_:kind:)`` gives these very bytes back, so that the structure can stand
+    /// for the blob in a file (`!json`, `$json`) and be read back unchanged.
+    case structure(kind: Kind, value: PrefValue, exact: Bool)
+    /// Data that starts as JSON or a binary plist does but cannot be shown as
+    /// structure; `reason` says why, in words for a warning line.
+    case leftAsData(kind: Kind, reason: String)
+    /// Anything else (an image, an archive, text): data, with nothing to say.
+    case opaque
+  }
+
+  /// What `data` holds. JSON is recognised by its first byte that is not white space
+  /// (`{` or `[`), in any spacing or escaping; a binary plist by `bplist00`.
+  public static func inspect(_ data: Data) -> Contents {
     let kind: Kind
-    switch data.first {
-    case UInt8(ascii: "{"), UInt8(ascii: "["): kind = .json
-    case UInt8(ascii: "b") where data.starts(with: Array("bplist00".utf8)): kind = .plist
-    default: return nil
+    if data.starts(with: Array("bplist00".utf8)) {
+      kind = .plist
+    } else if let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }),
+      first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    {
+      kind = .json
+    } else {
+      return .opaque
     }
+    // The exact form first: typed JSON (`$date`, `$data`) as prefs writes it.
     let codec = kind == .json ? Format.json.codec : Format.binary.codec
-    guard let value = try? codec.decode(data), value.kind == .array || value.kind == .dictionary,
+    if let value = try? codec.decode(data), value.kind == .array || value.kind == .dictionary,
       (try? bytes(value, kind: kind)) == data
-    else { return nil }
+    {
+      return .structure(kind: kind, value: value, exact: true)
+    }
+    // Any other spacing or escaping, read as ordinary JSON.
+    var options = ReadOptions()
+    options.plainJSON = true
+    do {
+      let value = try codec.decode(data, options: options)
+      guard value.kind == .array || value.kind == .dictionary else {
+        return .leftAsData(
+          kind: kind, reason: "it holds \(value.kind.article) \(value.kind.rawValue), not a collection")
+      }
+      return .structure(kind: kind, value: value, exact: false)
+    } catch {
+      let what = kind == .json ? "JSON" : "binary plist"
+      return .leftAsData(kind: kind, reason: "it is not valid \(what): \(PrefsError.text(of: error))")
+    }
+  }
+
+  /// The array or dictionary `data` holds, when it is JSON or a binary plist whose
+  /// structure encodes back to exactly these bytes (``Contents/structure(kind:value:exact:)``
+  /// with `exact`); nil otherwise.
+  public static func expand(_ data: Data) -> (kind: Kind, value: PrefValue)? {
+    guard case .structure(let kind, let value, exact: true) = inspect(data) else { return nil }
     return (kind, value)
   }
 

@@ -44,6 +44,42 @@ import Testing
     #expect(EmbeddedData.expand(Data(text.utf8)) == nil)
   }
 
+  @Test(arguments: [#"{"a": 1}"#, #"{"a":"x\/y"}"#, #"[1,2]  "#, "  [\n  {\"b\" : true}\n]\n"])
+  func jsonInAnySpacingOrEscapingInspectsAsStructureThatIsNotExact(text: String) throws {
+    guard case .structure(.json, let value, exact: false) = EmbeddedData.inspect(Data(text.utf8)) else {
+      Issue.record("\(text) did not inspect as inexact structure")
+      return
+    }
+    #expect(value.kind == .dictionary || value.kind == .array)
+  }
+
+  @Test func slashesReadTheSameEscapedOrNot() {
+    guard case .structure(_, let escaped, _) = EmbeddedData.inspect(Data(#"{"u":"a\/b"}"#.utf8)),
+      case .structure(_, let plain, _) = EmbeddedData.inspect(Data(#"{"u":"a/b"}"#.utf8))
+    else {
+      Issue.record("a blob did not inspect as structure")
+      return
+    }
+    #expect(escaped == plain)
+  }
+
+  @Test(arguments: ["{not json", "[1,", #"{"a":1,"a":2}"#, "bplist00garbage", #"[1]x"#])
+  func blobsThatStartAsJSONOrAPlistButAreNotAreLeftAsDataWithAReason(text: String) {
+    guard case .leftAsData(_, let reason) = EmbeddedData.inspect(Data(text.utf8)) else {
+      Issue.record("\(text) was not left as data")
+      return
+    }
+    #expect(!reason.isEmpty)
+  }
+
+  @Test(arguments: ["42", #""text""#, "hello", "\u{89}PNG"])
+  func otherDataIsOpaque(text: String) {
+    guard case .opaque = EmbeddedData.inspect(Data(text.utf8)) else {
+      Issue.record("\(text) was not opaque")
+      return
+    }
+  }
+
   @Test func randomBytesAndForeignBinaryPlistsStayData() {
     #expect(EmbeddedData.expand(Data([0xFF, 0x00, 0x7B])) == nil)
     #expect(EmbeddedData.expand(Data("bplist00garbage".utf8)) == nil)
