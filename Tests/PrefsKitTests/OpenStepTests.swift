@@ -250,7 +250,7 @@ import Testing
     Self.expectError("{ a = <zz>; }", line: 1, column: 8, "expected hex digits")
     Self.expectError("{ a = (b c); }", line: 1, column: 10, "expected ',' or ')'")
     Self.expectError("{ a = (,); }", line: 1, column: 8, "expected a value")
-    Self.expectError("{\n  a = 1;\n  b = 2;\n  a = 3;\n}", line: 4, column: 3, "duplicate key 'a'")
+    Self.expectError("{\n  a = 1;\n  b = 2;\n  a = 3;\n}", line: 4, column: 3, "duplicateKey")
     Self.expectError("{ a = b; } }", line: 1, column: 12, "after the property list")
     Self.expectError("{ a = b; } /* open", line: 1, column: 12, "unterminated comment")
     Self.expectError("{ a = +1; }", line: 1, column: 7, "unexpected '+'")

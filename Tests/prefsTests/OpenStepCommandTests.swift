@@ -23,6 +23,30 @@ import Testing
 
     """
 
+  /// A project where both branches added one object is what git's line merge commits:
+  /// Xcode reads it (the last value wins), and so does `--allow-duplicate-keys`.
+  @Test(arguments: [
+    ["convert", "twice.pbxproj", "--to", "json", "--compact"], ["diff", "twice.pbxproj", "once.pbxproj"],
+  ])
+  func anObjectGivenTwiceReadsWithAllowDuplicateKeys(arguments: [String]) throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let line = "\t\tF1 /* alpha.swift */ = {isa = PBXFileReference; path = alpha.swift; sourceTree = \"<group>\"; };\n"
+    let once = Self.project.replacingOccurrences(
+      of: "\t\tF2 /* zeta.swift */ = {isa = PBXFileReference; path = zeta.swift; sourceTree = \"<group>\"; };\n",
+      with: "")
+    try Data(once.utf8).write(to: folder.appendingPathComponent("once.pbxproj"))
+    try Data(once.replacingOccurrences(of: line, with: line + line).utf8).write(
+      to: folder.appendingPathComponent("twice.pbxproj"))
+    let refused = try TestSupport.prefs(arguments, in: folder)
+    #expect(refused.status == 65)
+    #expect(refused.stderr.contains(#"twice.pbxproj:11:3: duplicate key "F1""#))
+    let allowed = try TestSupport.prefs(arguments + ["--allow-duplicate-keys"], in: folder)
+    #expect(allowed.status == 0)
+    #expect(allowed.stderr.contains(#"twice.pbxproj:11:3: duplicate key "F1": the last value is kept"#))
+    if arguments[0] == "convert" { #expect(allowed.stdout.contains(#""F1":{"isa":"PBXFileReference""#)) }
+  }
+
   @Test func convertingAProjectGivesYAMLWithKeysInFileOrder() throws {
     let folder = try TestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

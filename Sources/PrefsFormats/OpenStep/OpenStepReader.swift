@@ -9,7 +9,8 @@ import PrefsText
 /// strings), and in addition keeps dictionary keys in file order, gives errors at
 /// their line and column, and never prints. Where CF quietly turns a mistake into a
 /// value, this reader refuses it with a position instead:
-/// - a duplicate key (CF keeps the last value);
+/// - a duplicate key (CF keeps the last value; with ``ReadOptions/allowDuplicateKeys``
+///   so does this reader, with a warning);
 /// - an escape that CF turns into U+0000 or U+FFFD: `\U` without a hex digit, a lone
 ///   UTF-16 surrogate, octal above `\375` (`\376` and `\377` have no NeXTSTEP character);
 /// - an unterminated `/* comment` (CF ends the document there), text after a
@@ -22,6 +23,7 @@ struct OpenStepReader {
   private let bytes: UnsafeBufferPointer<UInt8>
   private let maxDepth: Int
   private let map: SourceMapBuilder?
+  private let duplicates: DuplicateKeys
   /// Where the text starts (after a UTF-8 byte order mark).
   private let start: Int
   private var i: Int
@@ -29,8 +31,11 @@ struct OpenStepReader {
   /// The end of the last `;` read, where a brace-less `.strings` list ends.
   private var entriesEnd = 0
 
-  private init(bytes: UnsafeBufferPointer<UInt8>, start: Int, maxDepth: Int, map: SourceMapBuilder?) {
+  private init(
+    bytes: UnsafeBufferPointer<UInt8>, start: Int, maxDepth: Int, map: SourceMapBuilder?, duplicates: DuplicateKeys
+  ) {
     self.bytes = bytes
+    self.duplicates = duplicates
     self.start = start
     self.i = start
     self.maxDepth = maxDepth
@@ -41,9 +46,10 @@ struct OpenStepReader {
 
   /// Reads a whole document. With `sourceMap`, records every value's byte ranges in
   /// the UTF-8 text (``text(of:)``) as it scans.
-  static func read(_ data: Data, options: ReadOptions = ReadOptions(), sourceMap: SourceMapBuilder? = nil) throws
-    -> PrefValue
-  {
+  static func read(
+    _ data: Data, options: ReadOptions = ReadOptions(), warnings: Warnings = Warnings(),
+    sourceMap: SourceMapBuilder? = nil
+  ) throws -> PrefValue {
     if let error = options.sizeError(data.count) { throw error }
     guard !data.isEmpty else {
       throw PrefsError.syntax(in: .openStep, "empty input: not a property list", line: 1, column: 1)
@@ -52,7 +58,8 @@ struct OpenStepReader {
     return try text.withUnsafeBytes { raw in
       let bytes = raw.bindMemory(to: UInt8.self)
       var reader = OpenStepReader(
-        bytes: bytes, start: encoding == .utf8(marked: true) ? 3 : 0, maxDepth: options.maxDepth, map: sourceMap)
+        bytes: bytes, start: encoding == .utf8(marked: true) ? 3 : 0, maxDepth: options.maxDepth, map: sourceMap,
+        duplicates: DuplicateKeys(options, warnings: warnings))
       return try reader.readDocument()
     }
   }
@@ -118,7 +125,7 @@ struct OpenStepReader {
   }
 
   private mutating func withoutMap<T>(_ body: (inout OpenStepReader) throws -> T) throws -> T {
-    var plain = OpenStepReader(bytes: bytes, start: start, maxDepth: maxDepth, map: nil)
+    var plain = OpenStepReader(bytes: bytes, start: start, maxDepth: maxDepth, map: nil, duplicates: duplicates)
     plain.i = i
     let result = try body(&plain)
     i = plain.i
@@ -211,9 +218,8 @@ struct OpenStepReader {
       default:
         throw error("unexpected \(describe(i)): expected '=' after key '\(key)'", at: i)
       }
-      guard dictionary.insertNew(key, value) else {
-        throw error("duplicate key '\(key)'", at: keyStart)
-      }
+      try duplicates.insert(
+        key, value, into: &dictionary, position: { position(of: keyStart) }, refusal: { error($0, at: keyStart) })
       guard i < bytes.count, bytes[i] == UInt8(ascii: ";") else {
         throw error("missing ';' after the value of '\(key)'", at: valueEnd)
       }
@@ -487,8 +493,11 @@ struct OpenStepReader {
   }
 
   private func error(_ kind: PrefsError.Kind, at k: Int) -> PrefsError {
-    // Lines and columns count from after a byte order mark.
-    let text = UnsafeBufferPointer(rebasing: bytes[start...])
-    return PrefsError(kind, position: .of(offset: min(k, bytes.count) - start, in: text))
+    PrefsError(kind, position: position(of: k))
+  }
+
+  /// The line and column of byte `k`, counted from after a byte order mark.
+  private func position(of k: Int) -> SourcePosition {
+    .of(offset: min(k, bytes.count) - start, in: UnsafeBufferPointer(rebasing: bytes[start...]))
   }
 }

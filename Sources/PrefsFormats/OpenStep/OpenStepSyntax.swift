@@ -142,7 +142,7 @@ package struct OpenStepSyntax: RenderedSyntax {
 
   package func readMapped(_ text: Data, options: ReadOptions, warnings: Warnings) throws -> (PrefValue, SourceMap) {
     let builder = SourceMapBuilder()
-    let value = try OpenStepReader.read(text, options: options, sourceMap: builder)
+    let value = try OpenStepReader.read(text, options: options, warnings: warnings, sourceMap: builder)
     return (value, builder.map)
   }
 

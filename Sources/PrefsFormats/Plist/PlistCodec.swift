@@ -43,7 +43,7 @@ public struct PlistCodec: FormatCodec {
         duplicates: DuplicateKeys(options, warnings: warnings), parallelism: options.parallelism)
       return try reader.read()
     case .openStep:
-      return try OpenStepReader.read(data, options: options)
+      return try OpenStepReader.read(data, options: options, warnings: warnings)
     }
   }
 
