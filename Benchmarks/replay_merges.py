@@ -19,10 +19,17 @@ from git's clean merge is an "evil" merge: the committer changed more than the
 merge did, so no tool can be expected to give it; those are counted apart. So is a
 conflict the committer "resolved anew": git conflicts, prefs merges cleanly, and
 where the two results differ the commit holds a value that neither side had there
-(a job copied on one side and updated as the other side updated the rest). A clean
-prefs merge that differs otherwise (the commit took one side's value where prefs
-combined both, or another order) is wrong. The merged files go to a temporary
-folder (or --keep), never into the project.
+(a job copied on one side and updated as the other side updated the rest). So is a
+conflict whose commit "dropped a one-sided change": git conflicts, prefs merges
+cleanly, and at every path where the two results differ only one side had changed
+the value and the commit holds the base's (an object one branch deleted kept, an
+item one branch added left out, a whole file taken from one side): the three-way
+rule keeps such a change, so no merge that follows it gives that commit. A clean
+prefs merge that differs otherwise (the commit took one side's value where both
+changed it, or another order) is wrong. A committed file that gives a key twice
+(git's line merge keeps an object both branches added) is read as Xcode and
+plutil read it, the last value kept. The merged files go to a temporary folder
+(or --keep), never into the project.
 """
 
 import argparse
@@ -86,8 +93,10 @@ def blob(git_dir, commit, path):
 
 
 def document(prefs, path):
-    """The value of a file as JSON, or None when it does not read as one document."""
-    run = subprocess.run([prefs, "convert", path, "--to", "json"], capture_output=True, check=False)
+    """The value of a file as JSON (a key given twice keeps its last value), or None
+    when it does not read as one document."""
+    run = subprocess.run([prefs, "convert", path, "--to", "json", "--allow-duplicate-keys"],
+                         capture_output=True, check=False)
     return json.loads(run.stdout) if run.returncode == 0 else None
 
 
@@ -138,6 +147,60 @@ def resolved_anew(prefs, files, differences):
     return False
 
 
+def differing_paths(differences):
+    """(sign, key path) of each line of `prefs diff` output."""
+    for line in differences.decode("utf-8", "replace").splitlines():
+        if len(line) >= 3 and line[0] in "~+-" and ": " in line:
+            yield line[0], line[2:].split(": ", 1)[0]
+
+
+def array_item(path):
+    """(the array's path, index) when the path's last part is an index, else None."""
+    head, _, last = path.rpartition(".")
+    return (head, int(last)) if head and last.isdigit() else None
+
+
+def dropped_one_sided_change(prefs, files, differences):
+    """Whether the committed result of a conflicted merge differs from prefs' merge
+    only where one side alone changed a value and the commit holds the base's: the
+    commit undid a change the three-way rule keeps."""
+    docs = {role: document(prefs, files[role]) for role in ("base", "ours", "theirs", "result", "current")}
+    if any(doc is None for doc in docs.values()):
+        return False
+    found = False
+    for sign, path in differing_paths(differences):
+        if path.startswith("["):
+            return False
+        found = True
+        if one_sided(docs, path):
+            continue
+        item = array_item(path)
+        if item is None or not one_sided(docs, item[0]) and not one_sided_item(docs, sign, path, item[0]):
+            return False
+    return found
+
+
+def one_sided(docs, path):
+    """Whether only one side changed the value at `path`, prefs' merge holds that
+    side's value and the commit holds the base's."""
+    base, ours, theirs, result, merged = (at(docs[r], path) for r in ("base", "ours", "theirs", "result", "current"))
+    return result == base and merged != base and ((ours == base and merged == theirs)
+                                                  or (theirs == base and merged == ours))
+
+
+def one_sided_item(docs, sign, path, array_path):
+    """For an array item in one result only (`-` prefs' merge, `+` the commit; the
+    sign of `prefs diff MERGED RESULT`): whether one side alone added it (and the
+    commit left it out) or one side alone deleted it (and the commit kept it)."""
+    arrays = {role: at(doc, array_path) for role, doc in docs.items()}
+    arrays = {role: a if isinstance(a, list) else [] for role, a in arrays.items()}
+    item = at(docs["current" if sign == "-" else "result"], path)
+    in_base, in_ours, in_theirs = (item in arrays[r] for r in ("base", "ours", "theirs"))
+    if in_ours == in_theirs:
+        return False
+    return (sign == "-" and not in_base) or (sign == "+" and in_base)
+
+
 def replay(prefs, git_dir, case, folder):
     """The outcome of both tools on one case, or None when the case does not apply."""
     merge, base, ours, theirs, path = case
@@ -175,12 +238,15 @@ def replay(prefs, git_dir, case, folder):
         if result == texts[3]:
             outcome = "exact"
         else:
-            same = subprocess.run([prefs, "diff", current, files["result"]], capture_output=True, check=False)
+            same = subprocess.run([prefs, "diff", current, files["result"], "--allow-duplicate-keys"],
+                                  capture_output=True, check=False)
             # 1 says the values differ; an error says the committed file does not read
             # (conflict markers or a key given twice were committed), which no merge gives.
             outcome = {0: "equal", 1: "wrong"}.get(same.returncode, "unreadable commit")
             if outcome == "wrong" and not git_clean and resolved_anew(prefs, files, same.stdout):
                 outcome = "resolved anew"
+            elif outcome == "wrong" and not git_clean and dropped_one_sided_change(prefs, files, same.stdout):
+                outcome = "dropped one side"
     elif 1 <= run.returncode <= 127 and b"prefs: error:" not in run.stderr:
         # 1 for conflicts by value; a line merge exits with their number, as git merge-file
         # does; a refusal is an error line, whatever its status.
@@ -225,7 +291,8 @@ def report(results):
     repos = sorted({r["repo"] for r in results})
     print(f"{len(results)} merges from {len(repos)} repositories ({', '.join(repos)})")
     columns = ["cases", "evil", "git clean=commit", "git conflict", "prefs exact", "prefs equal",
-               "prefs conflict", "prefs refused", "prefs wrong", "commit resolved anew", "commit unreadable",
+               "prefs conflict", "prefs refused", "prefs wrong", "commit resolved anew", "commit dropped one side",
+               "commit unreadable",
                "git right, prefs not", "prefs right, git conflict"]
     print("| kind | " + " | ".join(columns) + " |")
     print("|---" * (len(columns) + 1) + "|")
@@ -244,6 +311,7 @@ def report(results):
             sum(r["prefs"] == "exact" for r in rows), sum(r["prefs"] == "equal" for r in rows),
             sum(r["prefs"] == "conflict" for r in rows), sum(r["prefs"] == "refused" for r in rows),
             sum(r["prefs"] == "wrong" for r in fair), sum(r["prefs"] == "resolved anew" for r in rows),
+            sum(r["prefs"] == "dropped one side" for r in rows),
             sum(r["prefs"] == "unreadable commit" for r in rows),
             sum(r["git_equal"] and not right(r) for r in rows),
             sum(not r["git_clean"] and right(r) for r in rows),
@@ -251,7 +319,8 @@ def report(results):
         print(f"| {kind} | " + " | ".join(str(c) for c in cells) + " |")
     print("(prefs wrong counts merges that are not evil; 'prefs equal' is equal by value, not by bytes;"
           " 'commit resolved anew': git conflicts, and where prefs' clean merge differs from the commit,"
-          " the commit holds a value neither side had)")
+          " the commit holds a value neither side had; 'commit dropped one side': git conflicts, and where prefs'"
+          " clean merge differs from the commit, only one side had changed the value and the commit undid it)")
 
 
 if __name__ == "__main__":

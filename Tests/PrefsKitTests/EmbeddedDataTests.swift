@@ -44,40 +44,46 @@ import Testing
     #expect(EmbeddedData.expand(Data(text.utf8)) == nil)
   }
 
-  @Test(arguments: [#"{"a": 1}"#, #"{"a":"x\/y"}"#, #"[1,2]  "#, "  [\n  {\"b\" : true}\n]\n"])
-  func jsonInAnySpacingOrEscapingInspectsAsStructureThatIsNotExact(text: String) throws {
-    guard case .structure(.json, let value, exact: false) = EmbeddedData.inspect(Data(text.utf8)) else {
-      Issue.record("\(text) did not inspect as inexact structure")
-      return
-    }
-    #expect(value.kind == .dictionary || value.kind == .array)
+  /// What ``EmbeddedData/inspect(_:)`` says of `text`, in parts that `#require` can take.
+  static func structure(_ text: String) -> (kind: EmbeddedData.Kind, value: PrefValue, exact: Bool)? {
+    guard case .structure(let kind, let value, let exact) = EmbeddedData.inspect(Data(text.utf8)) else { return nil }
+    return (kind, value, exact)
   }
 
-  @Test func slashesReadTheSameEscapedOrNot() {
-    guard case .structure(_, let escaped, _) = EmbeddedData.inspect(Data(#"{"u":"a\/b"}"#.utf8)),
-      case .structure(_, let plain, _) = EmbeddedData.inspect(Data(#"{"u":"a/b"}"#.utf8))
-    else {
-      Issue.record("a blob did not inspect as structure")
-      return
-    }
-    #expect(escaped == plain)
+  static func reasonLeftAsData(_ text: String) -> String? {
+    guard case .leftAsData(_, let reason) = EmbeddedData.inspect(Data(text.utf8)) else { return nil }
+    return reason
+  }
+
+  static func isOpaque(_ text: String) -> Bool {
+    guard case .opaque = EmbeddedData.inspect(Data(text.utf8)) else { return false }
+    return true
+  }
+
+  @Test(arguments: [#"{"a": 1}"#, #"{"a":"x\/y"}"#, #"[1,2]  "#, "  [\n  {\"b\" : true}\n]\n"])
+  func jsonInAnySpacingOrEscapingInspectsAsStructureThatIsNotExact(text: String) throws {
+    let found = try #require(Self.structure(text))
+    #expect(found.kind == .json)
+    #expect(!found.exact)
+    #expect(found.value.kind == .dictionary || found.value.kind == .array)
+  }
+
+  @Test func slashesReadTheSameEscapedOrNot() throws {
+    let escaped = try #require(Self.structure(#"{"u":"a\/b"}"#))
+    let plain = try #require(Self.structure(#"{"u":"a/b"}"#))
+    #expect(escaped.value == plain.value)
+    #expect(!escaped.exact && plain.exact)
   }
 
   @Test(arguments: ["{not json", "[1,", #"{"a":1,"a":2}"#, "bplist00garbage", #"[1]x"#])
-  func blobsThatStartAsJSONOrAPlistButAreNotAreLeftAsDataWithAReason(text: String) {
-    guard case .leftAsData(_, let reason) = EmbeddedData.inspect(Data(text.utf8)) else {
-      Issue.record("\(text) was not left as data")
-      return
-    }
+  func blobsThatStartAsJSONOrAPlistButAreNotAreLeftAsDataWithAReason(text: String) throws {
+    let reason = try #require(Self.reasonLeftAsData(text))
     #expect(!reason.isEmpty)
   }
 
   @Test(arguments: ["42", #""text""#, "hello", "\u{89}PNG"])
   func otherDataIsOpaque(text: String) {
-    guard case .opaque = EmbeddedData.inspect(Data(text.utf8)) else {
-      Issue.record("\(text) was not opaque")
-      return
-    }
+    #expect(Self.isOpaque(text))
   }
 
   @Test func randomBytesAndForeignBinaryPlistsStayData() {
