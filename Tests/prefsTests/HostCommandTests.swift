@@ -273,4 +273,67 @@ import Testing
       try FileManager.default.contentsOfDirectory(atPath: preferences.appendingPathComponent("ByHost").path).sorted()
         == [".GlobalPreferences.\(Self.uuid).plist", "com.apple.screensaver.\(Self.uuid).plist"])
   }
+
+  @Test func anApplyToTheHostIsUndoneForTheHostOnly() throws {
+    let preferences = try Preferences()
+    let settings = try preferences.folder.write("settings.yaml", "com.apple.other:\n  CleanExit: false\n")
+    func prefs(_ arguments: [String]) throws -> TestSupport.ProcessResult {
+      try TestSupport.prefs(
+        arguments, store: preferences.url, environment: ["XDG_STATE_HOME": preferences.folder.path("state")])
+    }
+    let apply = try prefs(["apply", settings, "-currentHost"])
+    #expect(apply.status == 0, "\(apply.stderr)")
+    #expect(try prefs(["read", "com.apple.other", "CleanExit", "-currentHost"]).stdout == "0\n")
+    // Undone without the host, the snapshot names a file that is not the domain's.
+    let elsewhere = try prefs(["apply", "--undo"])
+    #expect(elsewhere.status == 65)
+    #expect(elsewhere.stderr.contains("which is not where that domain is"))
+    #expect(try prefs(["read", "com.apple.other", "CleanExit", "-currentHost"]).stdout == "0\n")
+    let undo = try prefs(["-currentHost", "apply", "--undo"])
+    #expect(undo.status == 0, "\(undo.stderr)")
+    #expect(try String(contentsOf: preferences.byHost("com.apple.other"), encoding: .utf8) == Preferences.otherText)
+    #expect(try preferences.plainIsUntouched())
+  }
+
+  /// A dotfiles repository holding a Mac's Preferences folder: a per-host binary plist
+  /// changed with `-currentHost` shows in `git diff` as YAML, and two branches that each
+  /// change it merge by value through the driver `git-setup` installs.
+  @Test(.enabled(if: MergeCommandTests.git != nil, "git is not on the PATH"))
+  func aRepositoryOfPreferencesDiffsAndMergesTheHostsFiles() throws {
+    let repo = try MergeCommandTests.Repository(git: try #require(MergeCommandTests.git))
+    #expect(try repo.prefs(["git-setup"]).status == 0)
+    let file = "Preferences/ByHost/com.apple.screensaver.\(Self.uuid).plist"
+    try FileManager.default.createDirectory(
+      atPath: repo.path("Preferences/ByHost"), withIntermediateDirectories: true)
+    try Data("idleTime: 1200\n".utf8).write(to: URL(fileURLWithPath: repo.path("start.yaml")))
+    #expect(try repo.prefs(["convert", "start.yaml", "--to", "binary", "-o", file]).status == 0)
+    try repo.run(["add", "-A"])
+    try repo.run(["commit", "-q", "-m", "preferences"])
+    let store = ["--defaults-dir", "Preferences"]
+
+    #expect(
+      try repo.prefs(["-currentHost", "write", "com.apple.screensaver", "idleTime", "-int", "300"] + store).status == 0)
+    #expect(try repo.run(["status", "--porcelain"]).stdout == " M \(file)\n")
+    let diff = try repo.run(["diff", "--no-color"])
+    #expect(diff.stdout.hasSuffix("@@ -1 +1 @@\n-idleTime: 1200\n+idleTime: 300\n"), "\(diff.stdout)")
+    try repo.run(["commit", "-q", "-am", "shorter"])
+    let log = try repo.run(["log", "-p", "-1", "--no-color"])
+    #expect(log.stdout.contains("-idleTime: 1200\n+idleTime: 300\n"))
+
+    try repo.run(["checkout", "-q", "-b", "password"])
+    #expect(
+      try repo.prefs(["write", "com.apple.screensaver", "askForPassword", "-int", "1", "-currentHost"] + store).status
+        == 0)
+    try repo.run(["commit", "-q", "-am", "password"])
+    try repo.run(["checkout", "-q", "main"])
+    #expect(
+      try repo.prefs(["--host-uuid", Self.uuid, "write", "com.apple.screensaver", "idleTime", "-int", "600"] + store)
+        .status == 0)
+    try repo.run(["commit", "-q", "-am", "longer"])
+    let merge = try repo.run(["merge", "-q", "password", "-m", "merge"])
+    #expect(merge.status == 0, "\(merge.stdout)\(merge.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: repo.path(file))).prefix(8) == Data("bplist00".utf8))
+    let merged = try repo.prefs(["-currentHost", "read", "com.apple.screensaver"] + store)
+    #expect(merged.stdout == "askForPassword: 1\nidleTime: 600\n")
+  }
 }
