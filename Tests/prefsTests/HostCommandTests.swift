@@ -257,9 +257,17 @@ import Testing
     let forgotten = try TestSupport.prefs(["read", "com.apple.screensaver"] + store)
     #expect(forgotten.status == 66)
     #expect(
-      forgotten.stderr.hasPrefix(
-        "prefs: error: com.apple.screensaver: no such domain (there is no \(preferences.path)/com.apple.screensaver.plist)\n"
-      ))
+      forgotten.stderr
+        == "prefs: error: com.apple.screensaver: no such domain (there is no \(preferences.path)/com.apple.screensaver.plist)\n"
+        + "hint: the current host's domain is \(screensaver.path): give -currentHost\n"
+        + "hint: 'prefs domains' lists the domains there are\n")
+    // And the other way round: a domain of any host asked for as the host's.
+    let needless = try TestSupport.prefs(["-currentHost", "read", "com.apple.dock"] + store)
+    #expect(needless.status == 66)
+    #expect(
+      needless.stderr.hasSuffix(
+        "hint: the domain of any host is \(dock.path): leave out -currentHost and --host-uuid\n"
+          + "hint: 'prefs domains -currentHost' lists the domains there are\n"))
     #expect(try TestSupport.prefs(["-host", "old-imac", "read", "com.apple.screensaver"] + store).status == 64)
     let mistyped = try TestSupport.prefs(
       ["read", "com.apple.screensaver", "--host-uuid", "0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F8"] + store)
