@@ -81,9 +81,9 @@ public struct FileDomainStore: DomainStore {
     // A missing ByHost folder is made as private as the folder it is in.
     var info = stat()
     let folderMode = RawPath.withCString(directory, { stat($0, &info) }) == 0 ? info.st_mode & 0o777 : 0o700
+    let path = byHostFolder.appendingPathComponent(HostUUID.fileName(of: valid, uuid: uuid))
     return FileDomain(
-      path: byHostFolder.appendingPathComponent(HostUUID.fileName(of: valid, uuid: uuid)), name: valid,
-      newFileFormat: .xml,
-      newFileMode: 0o600, createsFolder: true, newFolderMode: folderMode)
+      path: path, name: valid, newFileFormat: .xml, newFileMode: 0o600, createsFolder: true,
+      newFolderMode: folderMode)
   }
 }

@@ -3,9 +3,10 @@ import PrefsKit
 /// Parses one command's arguments against its table entry.
 ///
 /// Rules: `--name value` and `--name=value`; `-x value`; `-word` options as
-/// `defaults` spells them (`-int`, `-currentHost`); `--` ends options; `-` alone is an argument (stdin);
-/// `-g` is the global domain; a negative number (`-1`, `-0.5`, `-inf`, `-nan`) is a value,
-/// not an option; `--=x` names no option and is a usage error.
+/// `defaults` spells them (`-int`, `-currentHost`); `--` ends options; `-` alone is
+/// an argument (stdin); `-g` is the global domain; a negative number (`-1`, `-0.5`,
+/// `-inf`, `-nan`) is a value, not an option; `--=x` names no option and is a usage
+/// error.
 enum ArgumentParser {
   static func parse(_ arguments: [String], for command: CommandSpec) throws -> ParsedArguments {
     var result = ParsedArguments()
@@ -94,9 +95,9 @@ enum ArgumentParser {
   }
 
   /// The options before the command's name, and the rest: the global ones
-  /// (`Options.global`), parsed, and those `defaults` takes there
-  /// (`Options.beforeCommand`: `defaults -currentHost read D`), left for the command's
-  /// own parsing, which refuses them where the command does not take them.
+  /// (`Options.global`), parsed, and the store's (`Options.beforeCommand`, as
+  /// `defaults -currentHost read D` has `-currentHost`), left for the command's own
+  /// parsing, which refuses them where the command does not take them.
   static func leadingOptions(_ arguments: [String]) throws -> (
     globals: ParsedArguments, forCommand: [String], rest: [String]
   ) {
