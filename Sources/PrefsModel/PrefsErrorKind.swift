@@ -95,6 +95,18 @@ extension PrefsError {
     case ownerNotKept(uid: UInt32, gid: UInt32)
     /// A domain name that could escape the store or names nothing (`problem` says which).
     case invalidDomainName(String, problem: String)
+    /// Text given as a host's UUID that is not one: a per-host (ByHost) file name
+    /// carries 8-4-4-4-12 hex digits, or the 12 of an older Mac's Ethernet address.
+    case invalidHostUUID(String)
+    /// No host to address a store's per-host preferences with: none was given, and no
+    /// file in `folder` (`DOMAIN.UUID.plist`) names one.
+    case noHostUUID(folder: String)
+    /// The per-host files of a store are of several hosts (`uuids`, as the files spell
+    /// them, sorted), and none was chosen.
+    case severalHostUUIDs([String])
+    /// CFPreferences reaches the current host's preferences only, not those of the
+    /// host `uuid` names.
+    case otherHost(uuid: String)
     /// Standard input was given as a domain to change.
     case standardInputNotChangeable
     /// The preferences daemon did not save a domain (macOS).
@@ -276,6 +288,8 @@ extension PrefsError.Kind {
     case .lockTimeout: .temporary
     case .readOnly, .ownerNotKept: .cannotCreate
     case .invalidDomainName, .standardInputNotChangeable, .unknownFormat, .ambiguousSnapshot, .usage: .usage
+    case .invalidHostUUID, .severalHostUUIDs, .otherHost: .usage
+    case .noHostUUID: .noInput
     case .other(let category, _): category
     }
   }
@@ -344,6 +358,13 @@ extension PrefsError.Kind {
     case .invalidDomainName(let name, let problem):
       let shown = name.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined()
       return "invalid domain name '\(shown)': \(problem)"
+    case .invalidHostUUID(let text):
+      let shown = text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined()
+      return "'\(shown)' is not a host UUID (8-4-4-4-12 hex digits, or the 12 of an older Mac's Ethernet address)"
+    case .noHostUUID(let folder): return "no host UUID: no per-host file (DOMAIN.UUID.plist) in \(folder)"
+    case .severalHostUUIDs(let uuids):
+      return "the per-host files are of \(uuids.count) hosts: \(uuids.joined(separator: ", "))"
+    case .otherHost(let uuid): return "CFPreferences reaches this host's preferences only, not those of host \(uuid)"
     case .standardInputNotChangeable: return "'-' is standard input, which this command cannot change"
     case .notSaved: return "cfprefsd did not save the domain"
     case .outOfMemory(let doing): return "out of memory \(doing)"

@@ -93,10 +93,17 @@ extension PreferenceDomain {
 public protocol DomainStore: Sendable {
   /// Where the domains live, for messages and help.
   var location: String { get }
+  /// Whose preferences the domains are: any host's, or one host's.
+  var host: PreferenceHost { get }
   /// The names of the domains that exist, sorted.
   func domainNames() throws -> [String]
   /// The domain called `name` (which need not exist yet); invalid names are refused.
   func domain(named name: String) throws -> any PreferenceDomain
+}
+
+extension DomainStore {
+  /// Any host's, for a store that keeps no other.
+  public var host: PreferenceHost { .any }
 }
 
 /// Rules for domain names, shared by every store.

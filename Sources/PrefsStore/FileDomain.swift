@@ -13,8 +13,10 @@ public struct FileDomain: PreferenceDomain {
   public let newFileFormat: Format
   /// The mode of a new file.
   public let newFileMode: mode_t
-  /// Whether a missing folder is created (mode 0700) on the first write, as the store's is.
+  /// Whether a missing folder is created on the first write, as the store's is.
   public let createsFolder: Bool
+  /// The mode of a folder created on the first write (and of any missing above it).
+  public let newFolderMode: mode_t
   /// The document of a YAML stream the domain is (an index from 0, or `Kind/name`):
   /// a change patches that document's bytes alone. Nil: the file holds one document.
   public let document: String?
@@ -22,7 +24,7 @@ public struct FileDomain: PreferenceDomain {
   /// A domain in the file at `path`, called `name` in messages.
   public init(
     path: String, name: String? = nil, newFileFormat: Format? = nil, newFileMode: mode_t = 0o644,
-    createsFolder: Bool = false, document: String? = nil
+    createsFolder: Bool = false, newFolderMode: mode_t = 0o700, document: String? = nil
   ) {
     self.path = path
     self.name = name ?? path
@@ -30,6 +32,7 @@ public struct FileDomain: PreferenceDomain {
     self.newFileFormat = newFileFormat ?? (byExtension?.isWritable == true ? byExtension! : .xml)
     self.newFileMode = newFileMode
     self.createsFolder = createsFolder
+    self.newFolderMode = newFolderMode
     self.document = document
   }
 
@@ -179,7 +182,7 @@ public struct FileDomain: PreferenceDomain {
   ) throws -> (before: PrefValue?, after: PrefValue?) {
     if createsFolder, !dryRun {
       let folder = path.deletingLastPathComponent
-      if !folder.isEmpty { try makeFolders(folder, mode: 0o700, what: "the folder") }
+      if !folder.isEmpty { try makeFolders(folder, mode: newFolderMode, what: "the folder") }
     }
     let file = try LockedFile(path, removingStaleTemporaries: !dryRun)
     defer { withExtendedLifetime(file) {} }

@@ -36,6 +36,22 @@ package func isFolder(_ path: String) -> Bool? {
   return info.st_mode & S_IFMT == S_IFDIR
 }
 
+/// The names in the folder `path` (`.` and `..` included), none when it cannot be
+/// opened: a name that is not UTF-8 keeps its bytes (`RawPath`), so that it can be
+/// named back.
+package func folderEntries(_ path: String) -> [String] {
+  RawPath.withCString(path) { path -> [String] in
+    guard let folder = opendir(path) else { return [] }
+    defer { closedir(folder) }
+    var names: [String] = []
+    while let entry = readdir(folder) {
+      let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+      names.append(RawPath.string(from: bytes))
+    }
+    return names
+  }
+}
+
 /// Makes the folder `path` and any missing folders above it with `mode`, as
 /// `mkdir -p` does. The error names `what` and the folder that could not be made:
 /// "cannot create the folder: Permission denied".

@@ -7,8 +7,8 @@ let prefsVersion = "0.1.0"
 func runPrefs(_ commandLine: [String], console: Console) -> Int32 {
   var console = console
   do {
-    // Global options may also come before the command's name.
-    let (globals, arguments) = try ArgumentParser.leadingGlobalOptions(commandLine)
+    // Global options may also come before the command's name, and so may -currentHost.
+    let (globals, leadingCommandOptions, arguments) = try ArgumentParser.leadingOptions(commandLine)
     if let color = globals.value(Options.color) { console.color = try ColorChoice.named(color) }
     guard let first = arguments.first else {
       // A usage error: the overview goes where errors go.
@@ -37,7 +37,7 @@ func runPrefs(_ commandLine: [String], console: Console) -> Int32 {
       command = subcommand
       rest.removeFirst()
     }
-    let parsed = try ArgumentParser.parse(rest, for: command)
+    let parsed = try ArgumentParser.parse(leadingCommandOptions + rest, for: command)
     if let color = parsed.value(Options.color) { console.color = try ColorChoice.named(color) }
     if parsed.wantsHelp {
       try console.out(Help.text(for: command))

@@ -3,9 +3,10 @@ import PrefsKit
 /// Parses one command's arguments against its table entry.
 ///
 /// Rules: `--name value` and `--name=value`; `-x value`; `-word` options as
-/// `defaults` spells them; `--` ends options; `-` alone is an argument (stdin);
-/// `-g` is the global domain; a negative number (`-1`, `-0.5`, `-inf`, `-nan`) is a value,
-/// not an option; `--=x` names no option and is a usage error.
+/// `defaults` spells them (`-int`, `-currentHost`); `--` ends options; `-` alone is
+/// an argument (stdin); `-g` is the global domain; a negative number (`-1`, `-0.5`,
+/// `-inf`, `-nan`) is a value, not an option; `--=x` names no option and is a usage
+/// error.
 enum ArgumentParser {
   static func parse(_ arguments: [String], for command: CommandSpec) throws -> ParsedArguments {
     var result = ParsedArguments()
@@ -14,6 +15,8 @@ enum ArgumentParser {
     var optionsEnded = false
 
     func take(_ option: OptionSpec, inline: String?, spelled: String) throws {
+      // One line says why, and what to give instead.
+      if let refusal = option.refusal { throw PrefsError(.usage(refusal)) }
       // A defaults type word types each value it comes before (-dict a -int 1 b -int 2).
       if option.arity != .repeatable, option.words.isEmpty, result.has(option) {
         throw usageError("option '\(spelled)' is given more than once", command)
@@ -91,22 +94,45 @@ enum ArgumentParser {
     return result
   }
 
-  /// The global options (`Options.global`) before the command's name, and the rest.
-  static func leadingGlobalOptions(_ arguments: [String]) throws -> (ParsedArguments, [String]) {
+  /// The options before the command's name, and the rest: the global ones
+  /// (`Options.global`), parsed, and the store's (`Options.beforeCommand`, as
+  /// `defaults -currentHost read D` has `-currentHost`), left for the command's own
+  /// parsing, which refuses them where the command does not take them.
+  static func leadingOptions(_ arguments: [String]) throws -> (
+    globals: ParsedArguments, forCommand: [String], rest: [String]
+  ) {
     let globals = CommandSpec(name: "", summary: "", arguments: [], options: [], examples: []) { _, _ in 0 }
-    var count = 0
-    while count < arguments.count, let name = arguments[count].split(separator: "=").first,
-      Options.global.contains(where: { $0.long.contains(String(name.dropFirst(2))) && name.hasPrefix("--") })
-    {
-      count += arguments[count].contains("=") ? 1 : 2
+    var global: [String] = []
+    var forCommand: [String] = []
+    var k = 0
+    while k < arguments.count, let option = leadingOption(arguments[k]) {
+      // An option with a value takes the next argument, unless it is given inline (--color=never).
+      let count = option.valueName != nil && !arguments[k].contains("=") ? 2 : 1
+      let taken = arguments[k..<min(k + count, arguments.count)]
+      if Options.global.contains(where: { $0.name == option.name }) {
+        global += taken
+      } else {
+        forCommand += taken
+      }
+      k += count
     }
-    count = min(count, arguments.count)
     do {
-      return (try parse(Array(arguments[..<count]), for: globals), Array(arguments[count...]))
+      return (try parse(global, for: globals), forCommand, Array(arguments[min(k, arguments.count)...]))
     } catch let error as PrefsError {
       // Before the command, the usage to show is prefs' own.
       throw usageError(error.message, nil)
     }
+  }
+
+  /// The option that may come before the command's name which `argument` spells.
+  private static func leadingOption(_ argument: String) -> OptionSpec? {
+    let leading = Options.global + Options.beforeCommand
+    if argument.hasPrefix("--") {
+      let name = argument.dropFirst(2).prefix { $0 != "=" }
+      return leading.first { $0.long.contains(String(name)) }
+    }
+    guard argument.hasPrefix("-") else { return nil }
+    return leading.first { $0.words.contains(String(argument.dropFirst())) }
   }
 
   /// `-1`, `-0.5`, `-1e3`, `-.5`, `-inf`, `-nan`: values that look like options.

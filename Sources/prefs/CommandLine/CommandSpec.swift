@@ -47,6 +47,8 @@ enum ValueKind: Sendable, Equatable {
   case choice([String], placeholder: String, noun: String)
   /// Any text; `placeholder` names it.
   case text(placeholder: String)
+  /// A host's UUID, as per-host (ByHost) file names carry it.
+  case hostUUID
 
   /// The placeholder help shows: `FMT`, `FILE`.
   var placeholder: String? {
@@ -61,13 +63,14 @@ enum ValueKind: Sendable, Equatable {
     case .keyGlob: "KEY-GLOB"
     case .choice(_, let placeholder, _): placeholder
     case .text(let placeholder): placeholder
+    case .hostUUID: "UUID"
     }
   }
 
   /// What completes a value of this kind.
   var completion: CompletionKind {
     switch self {
-    case .none, .text, .keyGlob, .seconds: .none
+    case .none, .text, .keyGlob, .seconds, .hostUUID: .none
     case .format(let writable): .words((writable ? Format.writable : Format.all).flatMap { [$0.name] + $0.aliases })
     case .typeName: .words(ValueText.TypeName.allCases.map(\.rawValue))
     case .path: .files
@@ -107,6 +110,8 @@ enum ValueKind: Sendable, Equatable {
         throw error
       }
       return .text(text)
+    case .hostUUID:
+      return .text(try HostUUID.validated(text))
     case .none, .path, .directory, .schema, .keyGlob, .text:
       return .text(text)
     }
@@ -137,17 +142,21 @@ struct OptionSpec: Sendable {
   let long: [String]
   /// `-x` single-letter spellings.
   let short: [Character]
-  /// `-word` spellings as `defaults` has them (`string`, `array-add`).
+  /// `-word` spellings as `defaults` has them (`string`, `array-add`, `currentHost`).
   let words: [String]
   let arity: Arity
   let kind: ValueKind
+  /// Why the option is refused, for one `defaults` has and prefs cannot honour
+  /// (`-host NAME`): given, it is a usage error in these words.
+  let refusal: String?
   /// A completion other than the kind's, if the declaration gives one.
   private let declaredCompletion: CompletionKind?
   private let makeHelp: @Sendable () -> String
 
   init(
     _ name: String, long: [String] = [], short: [Character] = [], words: [String] = [], arity: Arity = .flag,
-    kind: ValueKind = .none, completion: CompletionKind? = nil, help: @autoclosure @escaping @Sendable () -> String
+    kind: ValueKind = .none, completion: CompletionKind? = nil, refusal: String? = nil,
+    help: @autoclosure @escaping @Sendable () -> String
   ) {
     precondition((arity == .flag) == (kind == .none), "a flag has no value kind; an option with a value has one")
     self.name = name
@@ -156,6 +165,7 @@ struct OptionSpec: Sendable {
     self.words = words
     self.arity = arity
     self.kind = kind
+    self.refusal = refusal
     self.declaredCompletion = completion
     self.makeHelp = help
   }
@@ -224,7 +234,8 @@ struct CommandSpec: Sendable {
       if argument.optional { text = "[\(text)]" }
       parts.append(text)
     }
-    for option in options {
+    // An option that is only refused is no part of how the command is used.
+    for option in options where option.refusal == nil {
       parts.append("[\(option.primarySpelling)\(option.valueName.map { " \($0)" } ?? "")]")
     }
     return parts.joined(separator: " ")

@@ -49,6 +49,14 @@ enum ErrorAdvice {
       return ["make it writable first (chmod u+w), or give --force to replace it keeping its mode"]
     case .ownerNotKept:
       return ["run it as that user, or give --force to replace it with a file of your own"]
+    case .noHostUUID:
+      return [
+        "name the host with --host-uuid UUID (on its Mac, ioreg -rd1 -c IOPlatformExpertDevice shows IOPlatformUUID)"
+      ]
+    case .severalHostUUIDs:
+      return ["pick one with --host-uuid UUID"]
+    case .otherHost:
+      return ["-currentHost is this Mac's; a copied Preferences folder's are --defaults-dir DIR --host-uuid UUID"]
     case .changedSinceApply:
       return ["nothing was restored; --force restores the snapshot all the same, losing those changes"]
     default:

@@ -12,7 +12,17 @@ func missingDomain(_ domain: any PreferenceDomain, in store: any DomainStore) ->
   if let names = try? store.domainNames(), let guess = Suggestions.closest(to: domain.name, among: names) {
     hints.append("did you mean '\(guess)'?")
   }
-  hints.append("'prefs domains' lists the domains there are")
+  // The same domain of the other host choice: -currentHost forgotten, or given for nothing.
+  if let files = store as? FileDomainStore {
+    let other = FileDomainStore(directory: files.directory, host: files.host == .any ? .current(uuid: nil) : .any)
+    if let twin = try? other.domain(named: domain.name), twin.fileMode != nil {
+      hints.append(
+        files.host == .any
+          ? "the current host's domain is \(twin.location): give -currentHost"
+          : "the domain of any host is \(twin.location): leave out -currentHost and --host-uuid")
+    }
+  }
+  hints.append("'prefs domains\(store.host == .any ? "" : " -currentHost")' lists the domains there are")
   return PrefsError(.notFound(.domain(location: domain.location)), file: domain.name, hints: hints)
 }
 

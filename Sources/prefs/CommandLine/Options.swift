@@ -88,6 +88,26 @@ extension Options {
   static let defaultsDir = OptionSpec(
     "defaults-dir", long: ["defaults-dir"], arity: .one, kind: .directory,
     help: "The domain store's folder (default: $PREFS_DEFAULTS_DIR, else where UserDefaults keeps domains).")
+  static let currentHost = OptionSpec(
+    "current-host", long: ["current-host"], words: ["currentHost"],
+    help:
+      "The current host's domains, as defaults -currentHost: in a folder, ByHost/DOMAIN.UUID.plist (the UUID "
+      + "of --host-uuid, else the one the folder's ByHost files name); on macOS, CFPreferences' current host.")
+  static let hostUUID = OptionSpec(
+    "host-uuid", long: ["host-uuid"], arity: .one, kind: .hostUUID,
+    help: "The host whose ByHost files a folder's domains are (implies -currentHost; not for CFPreferences).")
+  static let remoteHost = OptionSpec(
+    "host", words: ["host"], arity: .one, kind: .text(placeholder: "NAME"),
+    refusal:
+      "-host NAME reaches another Mac's preferences through cfprefsd, which prefs cannot; "
+      + "-currentHost or --host-uuid UUID address a folder's ByHost files",
+    help: "Refused: another Mac's preferences; a folder's ByHost files are -currentHost or --host-uuid UUID.")
+  /// The options that choose the domain store and whose domains it holds, taken by
+  /// every command that addresses domains of the store.
+  static let store = [defaultsDir, currentHost, hostUUID, remoteHost]
+  /// The options that may also come before the command's name, as `defaults` takes
+  /// `-currentHost` and `-host` there: those of the store.
+  static let beforeCommand = store
   static let exclude = OptionSpec(
     "exclude", long: ["exclude"], arity: .repeatable, kind: .keyGlob,
     help:
@@ -132,9 +152,17 @@ extension Options {
 }
 
 extension ParsedArguments {
-  /// The domain store: `--defaults-dir`, else the environment's.
+  /// The domain store: `--defaults-dir`, else the environment's, holding the domains
+  /// of the host ``host`` names.
   func store() -> any DomainStore {
-    defaultDomainStore(directory: value(Options.defaultsDir))
+    defaultDomainStore(directory: value(Options.defaultsDir), host: host)
+  }
+
+  /// Whose domains: the host `--host-uuid` names, the current host with
+  /// `-currentHost`, else any host's.
+  var host: PreferenceHost {
+    if let uuid = value(Options.hostUUID) { return .current(uuid: uuid) }
+    return has(Options.currentHost) ? .current(uuid: nil) : .any
   }
 
   /// The `--exclude` patterns.

@@ -48,8 +48,8 @@ enum Apply {
     ],
     options: [
       Import.dryRun, check, undo, Options.schema, allowTypeChanges, Options.force, Options.from, Options.dropNulls,
-      Options.yamlVersion, Options.quiet, Options.defaultsDir,
-    ],
+      Options.yamlVersion, Options.quiet,
+    ] + Options.store,
     examples: [
       ("prefs apply settings.yaml --dry-run", "See what applying would change, domain by domain."),
       ("prefs apply settings.yaml", "Apply it; a second run changes nothing."),

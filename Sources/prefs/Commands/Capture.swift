@@ -27,7 +27,7 @@ enum Capture {
     arguments: [
       ArgumentSpec(name: "DOMAIN", help: "Domain names (com.example.app, -g) or files.", optional: true, variadic: true)
     ],
-    options: [Options.output, Options.to, duration, since, Options.dropNulls, Options.defaultsDir],
+    options: [Options.output, Options.to, duration, since, Options.dropNulls] + Options.store,
     examples: [
       ("prefs capture com.example.app -o changes.yaml", "Record changes until Ctrl-C."),
       ("prefs capture com.example.app -g --for 60", "Record a minute of changes, printed as YAML."),

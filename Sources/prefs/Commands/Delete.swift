@@ -9,7 +9,7 @@ enum Delete {
       ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file."),
       ArgumentSpec(name: "KEY", help: "The key to delete (default: the whole domain).", optional: true),
     ],
-    options: [Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [Options.force, Options.allowDuplicateKeys] + Options.store,
     examples: [
       ("prefs delete com.example.app ringtone", "Remove one key."),
       ("prefs delete com.example.app", "Remove the whole domain."),

@@ -30,8 +30,8 @@ enum Diff {
       ArgumentSpec(name: "B", help: "A file, domain name, folder, or - for standard input."),
     ],
     options: [
-      unified, Options.exclude, Options.from, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir,
-    ],
+      unified, Options.exclude, Options.from, Options.yamlVersion, Options.allowDuplicateKeys,
+    ] + Options.store,
     examples: [
       ("prefs diff settings.plist settings.yaml", "Check that a conversion kept everything."),
       ("prefs diff com.example.app backup/com.example.app.yaml -u", "A unified diff against a backup."),

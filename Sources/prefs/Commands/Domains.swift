@@ -6,8 +6,11 @@ enum Domains {
     name: "domains",
     summary: "List the domains in the store, one per line.",
     arguments: [],
-    options: [Options.defaultsDir],
-    examples: [("prefs domains", "List every domain.")],
+    options: Options.store,
+    examples: [
+      ("prefs domains", "List every domain."),
+      ("prefs domains -currentHost", "List the current host's domains (ByHost files, in a folder)."),
+    ],
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {

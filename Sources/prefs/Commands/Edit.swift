@@ -18,7 +18,7 @@ enum Edit {
       a warning: on macOS cfprefsd caches those files, so edit the domain by its name.
       """,
     arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.")],
-    options: [Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [Options.force, Options.dropNulls, Options.allowDuplicateKeys] + Options.store,
     examples: [
       ("prefs edit com.example.app", "Edit a domain in $VISUAL or $EDITOR."),
       ("prefs edit settings.bplist", "Edit a binary plist as YAML; it stays binary."),

@@ -44,8 +44,8 @@ enum Export {
       Options.output, Options.to, all, update, force, Options.exclude, Options.plain, Options.compact,
       Options.expandData,
       Options.dropNulls, Options.schema, Options.schemaDir,
-      Options.effective, Options.allowDuplicateKeys, Options.defaultsDir,
-    ],
+      Options.effective, Options.allowDuplicateKeys,
+    ] + Options.store,
     examples: [
       ("prefs export com.example.app", "Show a domain as YAML."),
       ("prefs export com.example.app --format json -o app.json", "Save it as JSON."),

@@ -12,7 +12,7 @@ enum Find {
       OpenStep dictionary. The exit status is 0 when anything is found, 1 when not.
       """,
     arguments: [ArgumentSpec(name: "WORD", help: "The text to look for, in any case.")],
-    options: [Options.defaultsDir],
+    options: Options.store,
     examples: [("prefs find ringtone", "Which domains hold a ringtone, and where.")],
     run: run)
 

@@ -32,7 +32,7 @@ enum FormCommand {
       terminal.
       """,
     arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.")],
-    options: [Options.schema, Options.schemaDir, Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [Options.schema, Options.schemaDir, Options.force, Options.allowDuplicateKeys] + Options.store,
     examples: [
       ("prefs form com.example.app --schema user-settings", "The tutorial's form over its domain."),
       ("prefs form Samples/UserSettings.yaml", "A file, with the types it holds."),

@@ -39,8 +39,8 @@ enum Import {
     options: [
       merge, dryRun, all, Options.exclude, Options.schema, Options.schemaDir, Options.strict, Options.force,
       Options.from,
-      Options.dropNulls, Options.yamlVersion, Options.allowDuplicateKeys, Options.defaultsDir, Options.quiet,
-    ],
+      Options.dropNulls, Options.yamlVersion, Options.allowDuplicateKeys, Options.quiet,
+    ] + Options.store,
     examples: [
       ("prefs import com.example.app settings.yaml", "Replace a domain with a YAML file."),
       ("prefs import com.example.app extra.json --merge", "Add some keys."),

@@ -26,8 +26,7 @@ enum GetValue {
     options: [
       Options.to, Options.output, Options.from, Options.document, Options.dropNulls, Options.yamlVersion,
       Options.allowDuplicateKeys,
-      Options.defaultsDir,
-    ],
+    ] + Options.store,
     examples: [
       ("prefs get Samples/UserSettings.yaml ringtone", "Print one value (Chimes)."),
       ("prefs get Samples/UserSettings.plist isAccountPrivate --to json", "Print a value as JSON."),
@@ -83,8 +82,7 @@ enum SetValue {
     arguments: [fileArgument, keyPathArgument, ArgumentSpec(name: "VALUE", help: "The new value.")],
     options: [Options.type] + Options.scalarTypeWords + [
       createParents, create, Options.document, Options.force, Options.dropNulls, Options.allowDuplicateKeys,
-      Options.defaultsDir,
-    ],
+    ] + Options.store,
     examples: [
       ("prefs set settings.plist window.width 1024 --type integer", "Set a nested integer."),
       ("prefs set settings.plist window.width -int 1024", "The same, with the type word of defaults."),
@@ -132,7 +130,7 @@ enum RemoveValue {
       from 0, or KIND/NAME), and the other documents keep their bytes.
       """,
     arguments: [fileArgument, keyPathArgument],
-    options: [Options.document, Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [Options.document, Options.force, Options.dropNulls, Options.allowDuplicateKeys] + Options.store,
     examples: [("prefs remove settings.json items.2", "Remove the third item.")],
     run: run)
 

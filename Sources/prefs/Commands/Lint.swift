@@ -27,8 +27,7 @@ enum LintCommand {
     options: [
       Options.schema, Options.schemaDir, Options.from, Options.dropNulls, Options.yamlVersion,
       Options.allowDuplicateKeys,
-      Options.defaultsDir,
-    ],
+    ] + Options.store,
     examples: [
       ("prefs lint settings.yaml", "Syntax and YAML 1.1/1.2 ambiguities."),
       ("prefs lint com.example.app --schema user-settings", "Values the tutorial's app would silently replace."),

@@ -42,8 +42,7 @@ enum ProfileCommand {
     ],
     options: [
       Options.output, identifier, organization, name, manage, Options.schemaDir, extract, Options.to,
-      Options.defaultsDir,
-    ],
+    ] + Options.store,
     examples: [
       ("prefs profile settings.yaml -o Settings.mobileconfig --identifier com.example.settings", "A profile."),
       (

@@ -13,8 +13,14 @@ enum Read {
       ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g), a file, or - for standard input."),
       ArgumentSpec(name: "KEY", help: "A top-level key (default: the whole domain).", optional: true),
     ],
-    options: [Options.allowDuplicateKeys, Options.defaultsDir],
-    examples: [("prefs read com.example.app ringtone", "Print one value: Chimes.")],
+    options: [Options.allowDuplicateKeys] + Options.store,
+    examples: [
+      ("prefs read com.example.app ringtone", "Print one value: Chimes."),
+      (
+        "prefs -currentHost read com.apple.screensaver --defaults-dir ~/backup/Library/Preferences",
+        "A copied Mac folder's ByHost/com.apple.screensaver.<UUID>.plist.",
+      ),
+    ],
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
@@ -50,7 +56,7 @@ enum ReadType {
       ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g), a file, or - for standard input."),
       ArgumentSpec(name: "KEY", help: "A top-level key."),
     ],
-    options: [Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [Options.allowDuplicateKeys] + Options.store,
     examples: [("prefs read-type com.example.app isAccountPrivate", "Prints: Type is boolean")],
     run: run)
 

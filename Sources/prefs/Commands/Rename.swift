@@ -10,7 +10,7 @@ enum Rename {
       ArgumentSpec(name: "OLD", help: "The key to rename."),
       ArgumentSpec(name: "NEW", help: "Its new name, which must not exist yet."),
     ],
-    options: [Options.force, Options.allowDuplicateKeys, Options.defaultsDir],
+    options: [Options.force, Options.allowDuplicateKeys] + Options.store,
     examples: [("prefs rename com.example.app tone ringtone", "Rename the key tone to ringtone.")],
     run: run)
 

@@ -129,7 +129,7 @@ enum SchemaInfer {
     arguments: [
       ArgumentSpec(name: "DOMAIN", help: "Domain names, files, or - for standard input.", variadic: true)
     ],
-    options: [Options.output, Options.to, Options.from, Options.defaultsDir],
+    options: [Options.output, Options.to, Options.from] + Options.store,
     examples: [
       ("prefs schema infer com.example.app -o app.schema.yaml", "A first schema of a domain, to edit."),
       ("prefs schema infer old/app.plist new/app.plist", "The types two versions hold, and where they disagree."),

@@ -28,8 +28,8 @@ enum Write {
       ArgumentSpec(name: "VALUE", help: "The value, or several for -array and -dict.", optional: true, variadic: true),
     ],
     options: [Options.type] + Options.typeWords + [
-      Options.force, Options.dropNulls, Options.allowDuplicateKeys, Options.defaultsDir,
-    ],
+      Options.force, Options.dropNulls, Options.allowDuplicateKeys,
+    ] + Options.store,
     examples: [
       ("prefs write com.example.app ringtone Waves", "Store a string."),
       ("prefs write com.example.app isAccountPrivate -bool false", "Store a boolean."),
