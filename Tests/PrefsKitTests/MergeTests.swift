@@ -692,8 +692,11 @@ import Testing
     }
   }
 
-  @Test(.enabled(if: CorpusEdits.corpus != nil, "the corpus at ../shared/corpus is absent"))
-  func seededMergesOfTheCorporaMergeDisjointEditsAndConflictOverlappingOnes() throws {
+  /// The corpus is merged in this many parts, one test case each, so that they run side by side.
+  static let shards = 3
+
+  @Test(.enabled(if: CorpusEdits.corpus != nil, "the corpus at ../shared/corpus is absent"), arguments: 0..<shards)
+  func seededMergesOfTheCorporaMergeDisjointEditsAndConflictOverlappingOnes(shard: Int) throws {
     let documents = CorpusEdits.documents(includingYAMLTestSuite: false, includingOpenStep: false)
     #expect(documents.count > 100, "only \(documents.count) corpus documents read")
     let git = TestSupport.executable(named: "git")
@@ -716,7 +719,7 @@ import Testing
     var gitTally: [String: [Category: Tally]] = [:]
     var markedLines = 0
     var regions = 0
-    for (index, entry) in values.enumerated() {
+    for (index, entry) in values.enumerated() where index % Self.shards == shard {
       for test in try Self.cases(entry.value, seed: UInt64(index) * 7919) {
         let label = "\(entry.name): \(test.label)"
         let isDisjoint = test.expected != nil
@@ -808,18 +811,23 @@ import Testing
         gitTally[format.name, default: [:]][test.category] = tally
       }
     }
-    print("merge corpus: \(values.count) documents (overlapping edits must conflict; a clean merge of them is wrong)")
+    // One print for the part: the parts run side by side.
+    var report = [
+      "merge corpus, part \(shard + 1) of \(Self.shards): one in \(Self.shards) of \(values.count) documents"
+        + " (overlapping edits must conflict; a clean merge of them is wrong)"
+    ]
     for category in Category.allCases {
-      print("  \(category.rawValue):")
-      print("    prefs, values: \(prefsTally[category] ?? Tally())")
-      print("    prefs, text files: \(textTally[category] ?? Tally())")
+      report.append("  \(category.rawValue):")
+      report.append("    prefs, values: \(prefsTally[category] ?? Tally())")
+      report.append("    prefs, text files: \(textTally[category] ?? Tally())")
       for (format, tallies) in gitTally.sorted(by: { $0.key < $1.key }) {
-        print("    git merge-file, \(format): \(tallies[category] ?? Tally())")
+        report.append("    git merge-file, \(format): \(tallies[category] ?? Tally())")
       }
     }
-    print("  conflict markers: \(markedLines) lines of markers and OTHER's text for \(regions) regions")
-    #expect((prefsTally[.disjoint]?.cases ?? 0) > 200)
-    #expect((prefsTally[.overlapping]?.cases ?? 0) > 200)
+    report.append("  conflict markers: \(markedLines) lines of markers and OTHER's text for \(regions) regions")
+    print(report.joined(separator: "\n"))
+    #expect((prefsTally[.disjoint]?.cases ?? 0) > 200 / Self.shards)
+    #expect((prefsTally[.overlapping]?.cases ?? 0) > 200 / Self.shards)
   }
 }
 
