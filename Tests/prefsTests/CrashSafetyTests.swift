@@ -75,7 +75,7 @@ import Testing
     process.waitUntilExit()
   }
 
-  static let importRuns = 24
+  static let importRuns = 16
   static let convertRuns = 16
 
   @Test func aKilledImportLeavesTheOldOrTheNewDomainEveryTime() throws {
@@ -100,11 +100,9 @@ import Testing
     print(
       "note: \(Self.importRuns) killed imports left old \(outcomes["old", default: 0]), new \(outcomes["new", default: 0])"
     )
-    // No stale lock: the next write goes through at once.
-    let started = Date()
+    // No stale lock: the next write goes through (a held lock would end in a lock timeout).
     let write = try TestSupport.prefs(["write", "com.example.app", "after", "-int", "1"], store: store)
     #expect(write.status == 0, "\(write.stderr)")
-    #expect(Date().timeIntervalSince(started) < 5)
     // Left-over temporary files are hidden, so they never pass for a domain.
     let visible = try FileManager.default.contentsOfDirectory(atPath: store.path).filter { !$0.hasPrefix(".") }
     #expect(visible == ["com.example.app.plist"])
