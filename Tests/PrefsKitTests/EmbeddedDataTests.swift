@@ -124,10 +124,59 @@ import Testing
   @Test func thePassBeforeWritingFindsNestedBlobsOnce() throws {
     let inner = Data("[1,2]".utf8)
     let outer = try Format.binary.codec.encode(.dictionary(["j": .data(inner)]))
-    let found = EmbeddedData.expansions(in: .array([.data(outer), .data(outer), .data(Data([0xFF]))]))
+    let warnings = Warnings()
+    let found = EmbeddedData.expansions(
+      in: .array([.data(outer), .data(outer), .data(Data([0xFF]))]), mode: .readBack, warnings: warnings)
     #expect(found.count == 2)
     #expect(found[outer]?.kind == .plist)
     #expect(found[inner]?.value == .array([.integer(1), .integer(2)]))
+    #expect(warnings.all.isEmpty, "opaque data has nothing to say")
+  }
+
+  @Test func aFileShowsOnlyExactBlobsAndAViewShowsEveryStructure() throws {
+    let exact = Data(#"{"a":1}"#.utf8)
+    let spaced = Data("{\n  \"url\" : \"a\\/b\"\n}".utf8)
+    let value = PrefValue.dictionary(["exact": .data(exact), "spaced": .data(spaced)])
+    let readBack = EmbeddedData.expansions(in: value, mode: .readBack, warnings: Warnings())
+    #expect(readBack.keys.sorted { $0.count < $1.count } == [exact])
+    let view = EmbeddedData.expansions(in: value, mode: .view, warnings: Warnings())
+    #expect(view[spaced]?.value == .dictionary(["url": .string("a/b")]))
+    #expect(view[exact]?.value == .dictionary(["a": .integer(1)]))
+  }
+
+  @Test func eachBlobLeftAsDataIsOneWarningAtEachKeyPathThatHoldsIt() throws {
+    let broken = Data("{not json".utf8)
+    let spaced = Data(#"{"a": 1}"#.utf8)
+    let value = PrefValue.dictionary([
+      "broken": .data(broken), "again": .array([.data(broken)]), "spaced": .data(spaced),
+      "image": .data(Data([0x89, 0x50, 0x4E, 0x47])),
+    ])
+    guard case .leftAsData(_, let reason) = EmbeddedData.inspect(broken) else {
+      Issue.record("the broken blob was not left as data")
+      return
+    }
+    let inFile = Warnings()
+    _ = EmbeddedData.expansions(in: value, mode: .readBack, warnings: inFile)
+    #expect(
+      inFile.all == [
+        EmbeddedData.leftAsDataWarning(at: PrefKeyPath([.key("broken")]), reason),
+        EmbeddedData.leftAsDataWarning(at: PrefKeyPath([.key("again"), .index(0)]), reason),
+        EmbeddedData.leftAsDataWarning(at: PrefKeyPath([.key("spaced")]), EmbeddedData.inexactReason(.json)),
+      ])
+    let inView = Warnings()
+    _ = EmbeddedData.expansions(in: value, mode: .view, warnings: inView)
+    #expect(inView.all.count == 2, "a view shows the spaced blob, and still names the broken one twice")
+  }
+
+  @Test func theWarningsOfAnEncodeNameBlobsInsideBlobs() throws {
+    let inner = Data("[1,".utf8)
+    let outer = try Format.binary.codec.encode(.dictionary(["icon": .data(inner)]))
+    let warnings = Warnings()
+    let yaml = try Format.yaml.encode(
+      .dictionary(["items": .data(outer)]), options: WriteOptions(expandData: true), warnings: warnings)
+    #expect(String(decoding: yaml, as: UTF8.self).hasPrefix("items: !plist\n  icon: !!binary"))
+    #expect(warnings.all.count == 1)
+    #expect(warnings.all.first?.message.hasPrefix(PrefKeyPath([.key("items"), .key("icon")]).nameInMessages) == true)
   }
 
   @Test func thePassAfterReadingReachesAliasesAndMerges() throws {

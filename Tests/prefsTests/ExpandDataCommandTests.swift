@@ -56,5 +56,22 @@ import Testing
     let result = try TestSupport.prefs(["convert", "-", "--expand-data"], input: input)
     #expect(result.status == 0)
     #expect(result.stdout == "spaced: !!binary eyJhIjogMX0=\ncompact: !json\n  a: 1\n")
+    #expect(
+      result.stderr
+        == "prefs: warning: <stdout>: spaced is left as data: its JSON would not come back byte for byte "
+        + "(spacing or escaping); diff, textconv and get show it as structure\n")
+  }
+
+  @Test func aBlobThatLooksLikeJSONButIsNotIsNamedWithWhyAndOpaqueDataIsNot() throws {
+    let store = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: store) }
+    let input = Data(#"{"broken": {"$data": "e25vdA=="}, "icon": {"$data": "iVBORw=="}}"#.utf8)
+    #expect(try TestSupport.prefs(["import", "com.example.blobs", "-"], input: input, store: store).status == 0)
+    let result = try TestSupport.prefs(["export", "com.example.blobs", "--expand-data"], store: store)
+    #expect(result.status == 0)
+    #expect(result.stdout == "broken: !!binary e25vdA==\nicon: !!binary iVBORw==\n")
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 1, "\(result.stderr)")
+    #expect(lines.first?.hasPrefix("prefs: warning: <stdout>: broken is left as data: it is not valid JSON: ") == true)
   }
 }

@@ -11,7 +11,7 @@ struct JSONWriter {
   /// patcher puts into a one-line container written so.
   var spacedOneLine = false
   /// With `--expand-data`: the blobs shown as structure, found by the pass before
-  /// writing (``EmbeddedData/expansions(in:)``).
+  /// writing (``EmbeddedData/expansions(in:mode:warnings:)``).
   var expansions: [Data: EmbeddedData.Expansion] = [:]
 
   init(out: ByteWriter, options: WriteOptions) {
