@@ -161,6 +161,30 @@ public enum EmbeddedData {
     return found
   }
 
+  /// The blobs in `value` (and in the structures they hold) that hold structure but
+  /// would not give their bytes back from it (other spacing or escaping), each at its
+  /// first key path: a view shows them as structure, and its text alone cannot tell
+  /// two such blobs of the same structure apart.
+  package static func inexactStructures(in value: PrefValue) -> [(path: PrefKeyPath, data: Data)] {
+    var found: [(path: PrefKeyPath, data: Data)] = []
+    var seen: Set<Data> = []
+    func visit(_ value: PrefValue, at path: PrefKeyPath) {
+      switch value {
+      case .data(let d):
+        guard seen.insert(d).inserted, case .structure(_, let structure, let exact) = inspect(d) else { return }
+        if !exact { found.append((path, d)) }
+        visit(structure, at: path)
+      case .array(let items):
+        for (index, item) in items.enumerated() { visit(item, at: path.appending(index: index)) }
+      case .dictionary(let dict):
+        for (key, item) in dict { visit(item, at: path.appending(key: key)) }
+      default: break
+      }
+    }
+    visit(value, at: PrefKeyPath())
+    return found
+  }
+
   /// Why a structure that does not give its bytes back stays data in a file that is
   /// read back, and where it is shown all the same.
   static func inexactReason(_ kind: Kind) -> String {

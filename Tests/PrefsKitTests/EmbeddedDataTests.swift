@@ -168,6 +168,18 @@ import Testing
     #expect(inView.all.count == 2, "a view shows the spaced blob, and still names the broken one twice")
   }
 
+  @Test func theStructuresThatDoNotGiveTheirBytesBackAreFoundByKeyPath() throws {
+    let spaced = Data(#"{"a": [1]}"#.utf8)
+    let outer = try Format.binary.codec.encode(.dictionary(["inner": .data(spaced)]))
+    let value = PrefValue.dictionary([
+      "exact": .data(Data(#"{"a":1}"#.utf8)), "outer": .data(outer), "again": .data(spaced),
+      "broken": .data(Data("[1,".utf8)),
+    ])
+    let found = EmbeddedData.inexactStructures(in: value)
+    #expect(found.map(\.path) == [PrefKeyPath([.key("outer"), .key("inner")])])
+    #expect(found.map(\.data) == [spaced])
+  }
+
   @Test func theWarningsOfAnEncodeNameBlobsInsideBlobs() throws {
     let inner = Data("[1,".utf8)
     let outer = try Format.binary.codec.encode(.dictionary(["icon": .data(inner)]))

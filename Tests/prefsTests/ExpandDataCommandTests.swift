@@ -31,8 +31,15 @@ import Testing
   }
 
   /// A file of `format` whose `items` is `blob`.
-  static func file(_ blob: Data, _ format: Format = .xml) throws -> String {
-    String(decoding: try format.encode(.dictionary(["items": .data(blob)])), as: UTF8.self)
+  static func file(_ blob: Data, _ format: Format = .xml) throws -> Data {
+    try format.encode(.dictionary(["items": .data(blob)]))
+  }
+
+  /// Writes `data` to `path` and returns the path.
+  @discardableResult
+  static func write(_ data: Data, to path: String) throws -> String {
+    try data.write(to: URL(fileURLWithPath: path))
+    return path
   }
 
   /// `Samples/Items.plist` with its first item renamed `Shopping`, made as a user
@@ -134,32 +141,37 @@ import Testing
   /// with an item renamed: one change, and a unified diff of both shown as structure.
   @Test func diffComparesBlobsInAnySpacingOrEscaping() throws {
     let folder = try TestFolder()
-    let escaped = try folder.write("escaped.plist", try Self.file(try Self.blob([.sortedKeys])))
-    let pretty = try folder.write(
-      "pretty.json", try Self.file(try Self.blob([.sortedKeys, .prettyPrinted], renamed: 1), .json))
+    let escaped = try Self.write(try Self.file(try Self.blob([.sortedKeys])), to: folder.path("escaped.plist"))
+    let pretty = try Self.write(
+      try Self.file(try Self.blob([.sortedKeys, .prettyPrinted], renamed: 1), .json), to: folder.path("pretty.json"))
     let changes = try TestSupport.prefs(["diff", escaped, pretty, "--expand-data"])
     #expect(changes.status == 1)
     #expect(changes.stdout == "~ items.1.name: \"b\" -> \"B\"\n")
     let unified = try TestSupport.prefs(["diff", escaped, pretty, "--expand-data", "-u"])
     #expect(unified.status == 1)
+    let note = " bytes in their own spacing or escaping, SHA-1 "
+    let lines = unified.stdout.split(separator: "\n")
     #expect(
-      unified.stdout == """
+      lines.prefix(9).joined(separator: "\n") == """
         --- \(escaped)
         +++ \(pretty)
-        @@ -3,5 +3,5 @@
+        @@ -3,6 +3,6 @@
            name: a
            url: https://example.com/a
          - id: "2"
         -  name: b
         +  name: B
            url: https://example.com/b
-
         """)
+    // Neither blob is JSON as prefs writes it: each side's text notes its bytes.
+    #expect(lines.count == 11)
+    #expect(lines.dropFirst(9).first?.hasPrefix("-# items: \(try Self.blob([.sortedKeys]).count)\(note)") == true)
+    #expect(lines.last?.hasPrefix("+# items: \(try Self.blob([.sortedKeys, .prettyPrinted]).count)\(note)") == true)
     #expect(unified.stderr == "")
     #expect(try TestSupport.prefs(["diff", escaped, pretty, "-u"]).stdout.contains("items: !!binary"))
     // The same structure in other bytes is still a change of the data.
-    let respaced = try folder.write(
-      "respaced.json", try Self.file(try Self.blob([.sortedKeys, .prettyPrinted]), .json))
+    let respaced = try Self.write(
+      try Self.file(try Self.blob([.sortedKeys, .prettyPrinted]), .json), to: folder.path("respaced.json"))
     let same = try TestSupport.prefs(["diff", escaped, respaced, "--expand-data"])
     #expect(same.status == 1)
     #expect(same.stdout.hasPrefix("~ items: <5b7b"))
@@ -169,8 +181,8 @@ import Testing
     let folder = try TestFolder()
     try FileManager.default.createDirectory(atPath: folder.path("old"), withIntermediateDirectories: true)
     try FileManager.default.createDirectory(atPath: folder.path("new"), withIntermediateDirectories: true)
-    try folder.write("old/app.plist", try Self.file(try Self.blob([.sortedKeys])))
-    try folder.write("new/app.json", try Self.file(try Self.blob([.sortedKeys], renamed: 0), .json))
+    try Self.write(try Self.file(try Self.blob([.sortedKeys])), to: folder.path("old/app.plist"))
+    try Self.write(try Self.file(try Self.blob([.sortedKeys], renamed: 0), .json), to: folder.path("new/app.json"))
     let folders = try TestSupport.prefs(["diff", folder.path("old"), folder.path("new"), "--expand-data"])
     #expect(folders.status == 1)
     #expect(
@@ -188,5 +200,87 @@ import Testing
     #expect(streams.stdout.hasSuffix("\n~ [1] items.1.name: \"b\" -> \"B\"\n"))
     #expect(streams.stderr.hasPrefix("prefs: warning: \(new): bad is left as data: it is not valid JSON: "))
     #expect(streams.stderr.split(separator: "\n").count == 1, "\(streams.stderr)")
+  }
+
+  // MARK: textconv
+
+  @Test func textconvShowsBlobsInAnySpacingOrEscapingAsStructure() throws {
+    let folder = try TestFolder()
+    let items = try TestSupport.prefs(["textconv", self.items.path, "--expand-data"])
+    #expect(items.status == 0 && items.stderr == "")
+    #expect(items.stdout.hasPrefix("items: !json\n- description: Milk, eggs and bread / butter\n"))
+    #expect(!items.stdout.contains("\n#"), "an exact blob needs no note: its structure gives its bytes")
+    #expect(try TestSupport.prefs(["textconv", self.items.path]).stdout.hasPrefix("items: !!binary |\n"))
+
+    let escaped = try Self.blob([.sortedKeys])
+    let pretty = try Self.blob([.sortedKeys, .prettyPrinted])
+    let file = try folder.write(
+      "two.json",
+      String(decoding: try Self.file(escaped, .json), as: UTF8.self).replacingOccurrences(
+        of: "\"items\"", with: "\"escaped\""))
+    let both = try TestSupport.prefs(["textconv", file, "--expand-data"])
+    #expect(both.status == 0 && both.stderr == "")
+    let structure =
+      "- id: \"1\"\n  name: a\n  url: https://example.com/a\n- id: \"2\"\n  name: b\n  url: https://example.com/b\n"
+    #expect(both.stdout.hasPrefix("escaped: !json\n" + structure))
+    let plist = try Self.write(try Self.file(pretty, .binary), to: folder.path("pretty.plist"))
+    let shown = try TestSupport.prefs(["textconv", plist, "--expand-data"])
+    #expect(shown.stdout.hasPrefix("items: !json\n" + structure))
+    // Its bytes are not what the structure gives back: a note with their digest says so.
+    let note = "# items: \(pretty.count) bytes in their own spacing or escaping, SHA-1 "
+    let last = try #require(shown.stdout.split(separator: "\n").last)
+    #expect(last.hasPrefix(note) && last.count == note.count + 16, "\(last)")
+  }
+
+  @Test func textconvSaysWhichBlobStaysDataAndWhy() throws {
+    let folder = try TestFolder()
+    let file = try folder.write(
+      "bad.yaml", "bad: !!binary \(Data("[1,".utf8).base64EncodedString())\nicon: !!binary iVBORw==\n")
+    let result = try TestSupport.prefs(["textconv", file, "--expand-data"])
+    #expect(result.status == 0)
+    #expect(result.stdout == "bad: !!binary WzEs\nicon: !!binary iVBORw==\n")
+    #expect(result.stderr.hasPrefix("prefs: warning: \(file): bad is left as data: it is not valid JSON: "))
+    #expect(result.stderr.split(separator: "\n").count == 1)
+  }
+
+  /// `git diff` and `git log -p` of an items plist, with textconv given --expand-data:
+  /// the renamed item, in a blob as a plain `JSONEncoder` writes it and in a
+  /// pretty-printed one; a blob respaced alone still shows as changed.
+  @Test(.enabled(if: MergeCommandTests.git != nil, "git is not installed"))
+  func gitDiffAndLogShowTheItemThatChangedInsideABlob() throws {
+    let repo = try MergeCommandTests.Repository(git: try #require(MergeCommandTests.git))
+    #expect(try repo.prefs(["git-setup", "--textconv", "plist"]).status == 0)
+    try repo.run(["config", "diff.prefs-yaml.textconv", "prefs textconv --expand-data"])
+    func commit(_ escaped: Data, _ pretty: Data, _ message: String) throws {
+      try Self.write(try Self.file(escaped), to: repo.path("escaped.plist"))
+      try Self.write(try Self.file(pretty, .binary), to: repo.path("pretty.plist"))
+      try repo.run(["add", "-A"])
+      #expect(try repo.run(["commit", "-q", "-m", message]).status == 0)
+    }
+    try commit(try Self.blob([.sortedKeys]), try Self.blob([.sortedKeys, .prettyPrinted]), "base")
+    try commit(
+      try Self.blob([.sortedKeys], renamed: 1), try Self.blob([.sortedKeys, .prettyPrinted], renamed: 0), "rename")
+    /// The lines a diff adds and removes, and of those the notes of blobs' bytes.
+    func changedLines(_ diff: String) -> (items: [Substring], notes: [Substring]) {
+      let lines = diff.split(separator: "\n").filter {
+        ($0.hasPrefix("+") || $0.hasPrefix("-")) && !$0.hasPrefix("+++") && !$0.hasPrefix("---")
+      }
+      let isNote = { (line: Substring) in line.dropFirst().hasPrefix("# items: ") }
+      return (lines.filter { !isNote($0) }, lines.filter(isNote))
+    }
+    let log = try repo.run(["log", "-p", "-1", "--format="])
+    #expect(log.status == 0 && log.stderr == "", "\(log.stderr)")
+    let renamed = changedLines(log.stdout)
+    #expect(renamed.items == ["-  name: b", "+  name: B", "-  name: a", "+  name: B"], "\(log.stdout)")
+    #expect(renamed.notes.count == 4, "both blobs are not as prefs writes JSON: \(log.stdout)")
+
+    // The escaped blob written compact again, the same structure: git diff still shows it.
+    try Self.write(
+      try Self.file(try Self.blob([.sortedKeys, .prettyPrinted], renamed: 1)), to: repo.path("escaped.plist"))
+    #expect(try repo.run(["status", "--porcelain"]).stdout == " M escaped.plist\n")
+    let respaced = try repo.run(["diff"])
+    #expect(respaced.status == 0 && respaced.stderr == "")
+    #expect(changedLines(respaced.stdout).items == [])
+    #expect(changedLines(respaced.stdout).notes.count == 2, "\(respaced.stdout)")
   }
 }

@@ -209,7 +209,9 @@ enum Diff {
   {
     var options = WriteOptions(sortKeys: true, expandData: expandingData)
     options.expansionMode = .view
-    return String(decoding: try Format.yaml.encode(value, options: options, warnings: warnings), as: UTF8.self)
+    let text = String(decoding: try Format.yaml.encode(value, options: options, warnings: warnings), as: UTF8.self)
+    // As textconv shows them: a change of a blob's bytes alone is a change of the text.
+    return expandingData ? text + Textconv.inexactBlobNotes(value) : text
   }
 
   /// Each change line in its colour, when the console colours output.
