@@ -283,4 +283,49 @@ import Testing
     #expect(changedLines(respaced.stdout).items == [])
     #expect(changedLines(respaced.stdout).notes.count == 2, "\(respaced.stdout)")
   }
+
+  // MARK: edit
+
+  /// Runs `prefs edit ARGUMENTS` with an editor script that keeps what it was given in
+  /// `seen` and runs `script` on the file (`$1`).
+  func edit(_ arguments: [String], in folder: TestFolder, script: String) throws -> TestSupport.ProcessResult {
+    let editor = try folder.write("editor.sh", "#!/bin/sh\ncp \"$1\" '\(folder.path("seen"))'\n\(script)\n")
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor)
+    return try TestSupport.prefs(
+      ["edit"] + arguments, store: folder.url, environment: ["EDITOR": editor, "VISUAL": ""])
+  }
+
+  /// A binary plist whose blobs are JSON as a plain `JSONEncoder` writes it and as a
+  /// pretty-printing one does: the editor sees both as structure, the renamed item's
+  /// blob keeps its escaping and spacing, and the other keeps its bytes.
+  @Test func editOpensBlobsAsStructureAndWritesThemBackInTheirOwnStyle() throws {
+    let folder = try TestFolder()
+    let escaped = try Self.blob([.sortedKeys])
+    let pretty = try Self.blob([.sortedKeys, .prettyPrinted])
+    let file = try Self.write(
+      try Format.binary.encode(.dictionary(["escaped": .data(escaped), "pretty": .data(pretty)])),
+      to: folder.path("app.plist"))
+    let result = try edit([file, "--expand-data"], in: folder, script: "sed -i '0,/name: b/s//name: B/' \"$1\"")
+    #expect(result.status == 0 && result.stderr == "", "\(result.stderr)")
+    #expect(try folder.read("seen").hasPrefix("escaped: !json\n- id: \"1\"\n  name: a\n  url: https://example.com/a\n"))
+    let written = try Format.read(try folder.data("app.plist")).value.dictionaryValue
+    #expect(written?["escaped"] == .data(try Self.blob([.sortedKeys], renamed: 1)))
+    #expect(written?["pretty"] == .data(pretty))
+
+    // Saved unchanged: nothing is written.
+    let before = try folder.data("app.plist")
+    let unchanged = try edit([file, "--expand-data"], in: folder, script: "true")
+    #expect(unchanged.status == 0)
+    #expect(unchanged.stderr == "prefs: no changes; nothing was written\n")
+    #expect(try folder.data("app.plist") == before)
+  }
+
+  @Test func editOfAYAMLFileRefusesExpandedData() throws {
+    let folder = try TestFolder()
+    let file = try folder.write("app.yaml", "# mine\nitems: !!binary e30=\n")
+    let result = try edit([file, "--expand-data"], in: folder, script: "echo 'x: 1' >> \"$1\"")
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("prefs: error: a YAML file is edited as its own text"))
+    #expect(try folder.read("app.yaml") == "# mine\nitems: !!binary e30=\n")
+  }
 }
