@@ -328,4 +328,52 @@ import Testing
     #expect(result.stderr.hasPrefix("prefs: error: a YAML file is edited as its own text"))
     #expect(try folder.read("app.yaml") == "# mine\nitems: !!binary e30=\n")
   }
+
+  // MARK: A real file
+
+  static let terminal = "plist/real-world/com.apple.Terminal__joshtronic.plist"
+
+  /// Terminal's preferences, a binary plist whose profiles hold fonts and colours as
+  /// keyed archives (binary plists in data): textconv shows them as structure, an edit
+  /// of one font's size changes that blob alone, and git diff, with textconv given
+  /// --expand-data, shows that one size.
+  @Test(
+    .enabled(if: TestSupport.hasCorpus("plist"), "the plist corpus is absent"),
+    .enabled(if: MergeCommandTests.git != nil, "git is not installed"))
+  func terminalsArchivedFontsAreShownEditedAndDiffedAsStructure() throws {
+    let original = try #require(TestSupport.corpus(Self.terminal))
+    let repo = try MergeCommandTests.Repository(git: try #require(MergeCommandTests.git))
+    #expect(try repo.prefs(["git-setup"]).status == 0)
+    try repo.run(["config", "diff.prefs.textconv", "prefs textconv --binary-only --expand-data"])
+    let file = repo.path("com.apple.Terminal.plist")
+    try Self.write(try Data(contentsOf: original), to: file)
+    try repo.run(["add", "-A"])
+    try repo.run(["commit", "-q", "-m", "Terminal"])
+
+    let shown = try repo.prefs(["textconv", "com.apple.Terminal.plist", "--expand-data"])
+    #expect(shown.status == 0 && shown.stderr == "")
+    #expect(shown.stdout.contains("\n    Font: !plist\n      $version: 100000\n      $objects:\n      - $null\n"))
+    // Apple's archives are not byte for byte what prefs writes: each is noted, and
+    // convert, which writes a file to read back, leaves each as data and says so.
+    let notes = shown.stdout.split(separator: "\n").filter { $0.hasPrefix("# Window Settings.") }
+    #expect(!notes.isEmpty)
+    let converted = try repo.prefs(["convert", "com.apple.Terminal.plist", "--expand-data"])
+    #expect(converted.status == 0)
+    #expect(converted.stderr.split(separator: "\n").count == notes.count)
+
+    let folder = try TestFolder()
+    let edited = try edit(
+      [file, "--expand-data"], in: folder, script: "sed -i '0,/NSSize: 11.0/s//NSSize: 12.0/' \"$1\"")
+    #expect(edited.status == 0 && edited.stderr == "", "\(edited.stderr)")
+    let diff = try repo.prefs(["diff", original.path, "com.apple.Terminal.plist", "--expand-data"])
+    #expect(diff.stdout == "~ Window Settings.Silver Aerogel.Font.$objects.1.NSSize: 11.0 -> 12.0\n")
+
+    let gitDiff = try repo.run(["diff"])
+    #expect(gitDiff.status == 0 && gitDiff.stderr == "")
+    let changed = gitDiff.stdout.split(separator: "\n").filter {
+      ($0.hasPrefix("+") || $0.hasPrefix("-")) && !$0.hasPrefix("+++") && !$0.hasPrefix("---")
+    }
+    // The other archives keep their bytes, and so their notes.
+    #expect(changed == ["-      - NSSize: 11.0", "+      - NSSize: 12.0"], "\(gitDiff.stdout)")
+  }
 }
