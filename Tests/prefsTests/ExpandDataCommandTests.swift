@@ -243,6 +243,15 @@ import Testing
     #expect(result.stderr.split(separator: "\n").count == 1)
   }
 
+  @Test func aNoteIsOneCommentLineWhateverItsKeyHolds() throws {
+    let folder = try TestFolder()
+    let file = try folder.write("key.yaml", "\"a\\nb\": !!binary \(Data(#"{"a": 1}"#.utf8).base64EncodedString())\n")
+    let result = try TestSupport.prefs(["textconv", file, "--expand-data"])
+    #expect(
+      result.stdout.hasSuffix(
+        "\n: !json\n  a: 1\n# a\\x0Ab: 8 bytes in their own spacing or escaping, SHA-1 e4ad4daad53a2eec\n"))
+  }
+
   /// `git diff` and `git log -p` of an items plist, with textconv given --expand-data:
   /// the renamed item, in a blob as a plain `JSONEncoder` writes it and in a
   /// pretty-printed one; a blob respaced alone still shows as changed.
@@ -375,5 +384,24 @@ import Testing
     }
     // The other archives keep their bytes, and so their notes.
     #expect(changed == ["-      - NSSize: 11.0", "+      - NSSize: 12.0"], "\(gitDiff.stdout)")
+  }
+
+  /// Every real plist of the corpus: textconv --expand-data succeeds, and a file
+  /// without a blob that holds structure prints what textconv prints without it.
+  @Test(.enabled(if: TestSupport.hasCorpus("plist/real-world"), "the plist corpus is absent"))
+  func textconvOfEveryRealPlistWithDataExpandedChangesOnlyItsBlobs() throws {
+    let folder = try #require(TestSupport.corpus("plist/real-world"))
+    var expanded = 0
+    for file in TestSupport.files(in: folder) where file.pathExtension == "plist" {
+      let plain = try TestSupport.prefs(["textconv", file.path])
+      let shown = try TestSupport.prefs(["textconv", file.path, "--expand-data"])
+      #expect(shown.status == 0, "\(file.lastPathComponent): \(shown.stderr)")
+      if shown.stdout.contains(": !json") || shown.stdout.contains(": !plist") {
+        expanded += 1
+      } else {
+        #expect(shown.stdout == plain.stdout, "\(file.lastPathComponent)")
+      }
+    }
+    #expect(expanded > 0, "the corpus holds Terminal's and iTerm2's archived fonts and colours")
   }
 }

@@ -86,9 +86,10 @@ enum Textconv {
   /// never shows nothing for a file that changed.
   static func inexactBlobNotes(_ value: PrefValue) -> String {
     EmbeddedData.inexactStructures(in: value).map { blob in
+      // One comment line, whatever a key holds.
+      let path = TerminalText.escaped(blob.path.nameInMessages, keepingLineBreaks: false)
       let digest = hexBytes(SHA1.digest([UInt8](blob.data)).prefix(8))
-      return
-        "# \(blob.path.nameInMessages): \(blob.data.count) bytes in their own spacing or escaping, SHA-1 \(digest)\n"
+      return "# \(path): \(blob.data.count) bytes in their own spacing or escaping, SHA-1 \(digest)\n"
     }.joined()
   }
 
