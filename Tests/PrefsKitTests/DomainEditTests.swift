@@ -114,6 +114,22 @@ import Testing
     #expect(outer.value.dictionaryValue?["added"] == .integer(1))
   }
 
+  @Test func aBlobThatCannotHoldItsNewStructureIsRefusedByItsKeyPath() throws {
+    let folder = try TestFolder()
+    let (domain, _, _, _) = try blobs(in: folder)
+    let edit = try DomainEdit(domain, anyRoot: true, expandingData: true)
+    let text = String(decoding: edit.initialText, as: UTF8.self)
+      .replacingOccurrences(of: "escaped: !json\n- id: \"1\"\n", with: "escaped: !json\n- id: 2024-01-02T03:04:05Z\n")
+    let before = try folder.data("blobs.json")
+    #expect {
+      try edit.writeBack(value: try Format.yaml.decode(Data(text.utf8)), text: Data())
+    } throws: { error in
+      guard case .unrepresentable(_, _, let path?, _) = (error as? PrefsError)?.kind else { return false }
+      return path == PrefKeyPath([.key("escaped")])
+    }
+    #expect(try folder.data("blobs.json") == before)
+  }
+
   @Test func aYAMLFileDoesNotOpenWithDataExpanded() throws {
     let folder = try TestFolder()
     let path = try folder.write("a.yaml", "a: !!binary e30=\n")

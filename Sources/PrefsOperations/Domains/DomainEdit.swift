@@ -163,22 +163,33 @@ extension PrefValue {
   /// `original` holds at the same key path, where both hold structure of one kind:
   /// that blob's very bytes when the structure is the same, else its bytes for the new
   /// structure (``EmbeddedDocument/bytes(for:)``: its JSON patched in its own spacing
-  /// and escaping). A blob inside a blob is restored first.
-  func restoringBlobs(from original: PrefValue?) throws -> PrefValue {
+  /// and escaping). A blob inside a blob is restored first. A blob that cannot hold
+  /// its new structure (plain JSON has no date) is refused by its key path.
+  func restoringBlobs(from original: PrefValue?, at path: PrefKeyPath = PrefKeyPath()) throws -> PrefValue {
     guard let original else { return self }
     switch (self, original) {
     case (.data(let new), .data(let old)):
       guard new != old, let document = EmbeddedDocument(old), let edited = EmbeddedDocument(new),
         edited.kind == document.kind
       else { return self }
-      return .data(try document.bytes(for: try edited.value.restoringBlobs(from: document.value)))
+      let structure = try edited.value.restoringBlobs(from: document.value, at: path)
+      do {
+        return .data(try document.bytes(for: structure))
+      } catch let error as PrefsError {
+        guard case .unrepresentable(let format, let kind, nil, let problem) = error.kind else { throw error }
+        throw PrefsError(
+          .unrepresentable(format: format, kind: kind, path: path, problem: "\(path.nameInMessages): \(problem)"))
+      }
     case (.dictionary(var dict), .dictionary(let old)):
       for (key, value) in dict {
-        dict[key] = try value.restoringBlobs(from: old[key])
+        dict[key] = try value.restoringBlobs(from: old[key], at: path.appending(key: key))
       }
       return .dictionary(dict)
     case (.array(let items), .array(let old)):
-      return .array(try items.enumerated().map { try $1.restoringBlobs(from: $0 < old.count ? old[$0] : nil) })
+      return .array(
+        try items.enumerated().map { index, item in
+          try item.restoringBlobs(from: index < old.count ? old[index] : nil, at: path.appending(index: index))
+        })
     default:
       return self
     }
