@@ -46,38 +46,26 @@ import Testing
 
   @Test(arguments: [#"{"a": 1}"#, #"{"a":"x\/y"}"#, #"[1,2]  "#, "  [\n  {\"b\" : true}\n]\n"])
   func jsonInAnySpacingOrEscapingInspectsAsStructureThatIsNotExact(text: String) throws {
-    guard case .structure(.json, let value, exact: false) = EmbeddedData.inspect(Data(text.utf8)) else {
-      Issue.record("\(text) did not inspect as inexact structure")
-      return
-    }
-    #expect(value.kind == .dictionary || value.kind == .array)
+    let structure = try #require(EmbeddedData.inspect(Data(text.utf8)).structure)
+    #expect(structure.kind == .json && !structure.exact)
+    #expect(structure.value.kind == .dictionary || structure.value.kind == .array)
   }
 
-  @Test func slashesReadTheSameEscapedOrNot() {
-    guard case .structure(_, let escaped, _) = EmbeddedData.inspect(Data(#"{"u":"a\/b"}"#.utf8)),
-      case .structure(_, let plain, _) = EmbeddedData.inspect(Data(#"{"u":"a/b"}"#.utf8))
-    else {
-      Issue.record("a blob did not inspect as structure")
-      return
-    }
-    #expect(escaped == plain)
+  @Test func slashesReadTheSameEscapedOrNot() throws {
+    let escaped = try #require(EmbeddedData.inspect(Data(#"{"u":"a\/b"}"#.utf8)).structure)
+    let plain = try #require(EmbeddedData.inspect(Data(#"{"u":"a/b"}"#.utf8)).structure)
+    #expect(escaped.value == plain.value)
   }
 
   @Test(arguments: ["{not json", "[1,", #"{"a":1,"a":2}"#, "bplist00garbage", #"[1]x"#])
-  func blobsThatStartAsJSONOrAPlistButAreNotAreLeftAsDataWithAReason(text: String) {
-    guard case .leftAsData(_, let reason) = EmbeddedData.inspect(Data(text.utf8)) else {
-      Issue.record("\(text) was not left as data")
-      return
-    }
+  func blobsThatStartAsJSONOrAPlistButAreNotAreLeftAsDataWithAReason(text: String) throws {
+    let reason = try #require(EmbeddedData.inspect(Data(text.utf8)).leftAsDataReason)
     #expect(!reason.isEmpty)
   }
 
   @Test(arguments: ["42", #""text""#, "hello", "\u{89}PNG"])
   func otherDataIsOpaque(text: String) {
-    guard case .opaque = EmbeddedData.inspect(Data(text.utf8)) else {
-      Issue.record("\(text) was not opaque")
-      return
-    }
+    #expect(EmbeddedData.inspect(Data(text.utf8)).isOpaque)
   }
 
   @Test func randomBytesAndForeignBinaryPlistsStayData() {
@@ -151,10 +139,7 @@ import Testing
       "broken": .data(broken), "again": .array([.data(broken)]), "spaced": .data(spaced),
       "image": .data(Data([0x89, 0x50, 0x4E, 0x47])),
     ])
-    guard case .leftAsData(_, let reason) = EmbeddedData.inspect(broken) else {
-      Issue.record("the broken blob was not left as data")
-      return
-    }
+    let reason = try #require(EmbeddedData.inspect(broken).leftAsDataReason)
     let inFile = Warnings()
     _ = EmbeddedData.expansions(in: value, mode: .readBack, warnings: inFile)
     #expect(
@@ -237,5 +222,24 @@ import Testing
     let value = PrefValue.dictionary(["a": .data(blob)])
     #expect(try Format.yaml.codec.encode(value, options: options).starts(with: Array("a: !!binary".utf8)))
     #expect(try Format.yaml.encode(value, options: options) == Data("a: !json\n- 1\n- 2\n".utf8))
+  }
+}
+
+extension EmbeddedData.Contents {
+  /// The structure, when the blob holds one.
+  var structure: (kind: EmbeddedData.Kind, value: PrefValue, exact: Bool)? {
+    guard case .structure(let kind, let value, let exact) = self else { return nil }
+    return (kind, value, exact)
+  }
+
+  /// Why the blob stays data, when it only looks like JSON or a plist.
+  var leftAsDataReason: String? {
+    guard case .leftAsData(_, let reason) = self else { return nil }
+    return reason
+  }
+
+  var isOpaque: Bool {
+    guard case .opaque = self else { return false }
+    return true
   }
 }
