@@ -69,6 +69,9 @@ public struct WriteOptions: Sendable {
   /// ``Format/encode(_:options:warnings:)`` finds what to show; a codec alone writes
   /// data as data.
   public var expandData = false
+  /// Which blobs ``expandData`` shows: those that read back to their very bytes (a
+  /// file), or every one that holds structure (a view).
+  public var expansionMode = EmbeddedData.ExpansionMode.readBack
   /// What the pass before writing found for ``expandData``: the blobs the writers
   /// show as structure, by their bytes.
   package var expansions: [Data: EmbeddedData.Expansion] = [:]

@@ -6,10 +6,12 @@ import PrefsText
 /// and turned back into the very same bytes when read.
 ///
 /// YAML writes such a value as a collection under a local tag (`items: !json` and
-/// the array below it); JSON as a typed object (`{"$json": [...]}`). A blob is shown
-/// expanded only when encoding the structure again reproduces its bytes exactly:
-/// compact JSON (as `JSONEncoder` writes it, with `.withoutEscapingSlashes`) or a
-/// binary plist as `prefs` writes it. Anything else stays `!!binary` / `$data`.
+/// the array below it); JSON as a typed object (`{"$json": [...]}`). In a file that is
+/// read back (``ExpansionMode/readBack``) a blob is shown expanded only when encoding
+/// the structure again reproduces its bytes exactly: compact JSON (as `JSONEncoder`
+/// writes it, with `.withoutEscapingSlashes`) or a binary plist as `prefs` writes it;
+/// in a view (``ExpansionMode/view``) any JSON or binary plist holding a collection is.
+/// Anything else stays `!!binary` / `$data`.
 public enum EmbeddedData {
   /// What a blob holds.
   public enum Kind: String, Sendable, CaseIterable {
@@ -95,38 +97,108 @@ public enum EmbeddedData {
   /// What a blob shows as: its kind and its structure.
   package typealias Expansion = (kind: Kind, value: PrefValue)
 
+  /// Which blobs ``WriteOptions/expandData`` shows as structure.
+  public enum ExpansionMode: Sendable, Equatable {
+    /// Only blobs whose structure encodes back to their very bytes
+    /// (``Contents/structure(kind:value:exact:)`` with `exact`): a file that is read
+    /// back, as `convert` and `export` write, gives the same data again.
+    case readBack
+    /// Every blob that holds structure, in any spacing or escaping: a view that is
+    /// not read back as it is (`textconv`, `diff --unified`, the text `edit` opens).
+    case view
+  }
+
   /// The pass before writing: `options` with ``WriteOptions/expansions`` holding what
-  /// ``WriteOptions/expandData`` shows of `value` (nothing without it).
-  static func expanding(_ value: PrefValue, _ options: WriteOptions) -> WriteOptions {
+  /// ``WriteOptions/expandData`` shows of `value` (nothing without it). Each blob left
+  /// as data is a warning in `warnings`, naming its key path and why.
+  static func expanding(_ value: PrefValue, _ options: WriteOptions, warnings: Warnings) -> WriteOptions {
     guard options.expandData else { return options }
     var options = options
-    options.expansions = expansions(in: value)
+    options.expansions = expansions(in: value, mode: options.expansionMode, warnings: warnings)
     return options
   }
 
-  /// What the pass before writing finds: every data value in `value`
-  /// (and in the structure those show) that ``expand(_:)`` shows as structure, by its
-  /// bytes. Writers look their data up here; they never read a blob themselves.
-  static func expansions(in value: PrefValue) -> [Data: Expansion] {
+  /// What the pass before writing finds: every data value in `value` (and in the
+  /// structure those show) that `mode` shows as structure, by its bytes. Writers look
+  /// their data up here; they never read a blob themselves.
+  ///
+  /// A blob that starts as JSON or a binary plist does but is not shown is a warning
+  /// at each key path that holds it: why it stays data (``Contents/leftAsData(kind:reason:)``,
+  /// or for ``ExpansionMode/readBack`` a structure that would not give its bytes back).
+  /// Opaque data (an image, an archive) is data, with nothing to say.
+  static func expansions(in value: PrefValue, mode: ExpansionMode, warnings: Warnings) -> [Data: Expansion] {
     var found: [Data: Expansion] = [:]
-    var refused: Set<Data> = []
-    func visit(_ value: PrefValue) {
+    var leftAsData: [Data: String] = [:]
+    var opaque: Set<Data> = []
+    func visit(_ value: PrefValue, at path: PrefKeyPath) {
       switch value {
       case .data(let d):
-        guard found[d] == nil, !refused.contains(d) else { return }
-        if let expansion = expand(d) {
-          found[d] = expansion
-          visit(expansion.value)
-        } else {
-          refused.insert(d)
+        if found[d] != nil || opaque.contains(d) { return }
+        if let reason = leftAsData[d] {
+          return warnings.add(leftAsDataWarning(at: path, reason))
         }
-      case .array(let items): items.forEach(visit)
-      case .dictionary(let dict): dict.values.forEach(visit)
+        switch inspect(d) {
+        case .structure(let kind, let structure, let exact) where exact || mode == .view:
+          found[d] = (kind, structure)
+          visit(structure, at: path)
+        case .structure(let kind, _, _):
+          leftAsData[d] = inexactReason(kind)
+          warnings.add(leftAsDataWarning(at: path, inexactReason(kind)))
+        case .leftAsData(_, let reason):
+          leftAsData[d] = reason
+          warnings.add(leftAsDataWarning(at: path, reason))
+        case .opaque:
+          opaque.insert(d)
+        }
+      case .array(let items):
+        for (index, item) in items.enumerated() { visit(item, at: path.appending(index: index)) }
+      case .dictionary(let dict):
+        for (key, item) in dict { visit(item, at: path.appending(key: key)) }
       default: break
       }
     }
-    visit(value)
+    visit(value, at: PrefKeyPath())
     return found
+  }
+
+  /// The blobs in `value` (and in the structures they hold) that hold structure but
+  /// would not give their bytes back from it (other spacing or escaping), each at its
+  /// first key path: a view shows them as structure, and its text alone cannot tell
+  /// two such blobs of the same structure apart.
+  package static func inexactStructures(in value: PrefValue) -> [(path: PrefKeyPath, data: Data)] {
+    var found: [(path: PrefKeyPath, data: Data)] = []
+    var seen: Set<Data> = []
+    func visit(_ value: PrefValue, at path: PrefKeyPath) {
+      switch value {
+      case .data(let d):
+        guard seen.insert(d).inserted, case .structure(_, let structure, let exact) = inspect(d) else { return }
+        if !exact { found.append((path, d)) }
+        visit(structure, at: path)
+      case .array(let items):
+        for (index, item) in items.enumerated() { visit(item, at: path.appending(index: index)) }
+      case .dictionary(let dict):
+        for (key, item) in dict { visit(item, at: path.appending(key: key)) }
+      default: break
+      }
+    }
+    visit(value, at: PrefKeyPath())
+    return found
+  }
+
+  /// Why a structure that does not give its bytes back stays data in a file that is
+  /// read back, and where it is shown all the same.
+  static func inexactReason(_ kind: Kind) -> String {
+    switch kind {
+    case .json:
+      "its JSON would not come back byte for byte (spacing or escaping); diff, textconv and get show it as structure"
+    case .plist:
+      "its binary plist would not come back byte for byte; diff, textconv and get show it as structure"
+    }
+  }
+
+  /// The warning for a blob at `path` that stays data, and why.
+  package static func leftAsDataWarning(at path: PrefKeyPath, _ reason: String) -> PrefsWarning {
+    PrefsWarning("\(path.nameInMessages) is left as data: \(reason)")
   }
 
   // MARK: The pass after reading

@@ -10,16 +10,18 @@ extension Format {
   /// format cannot hold exactly throws (a non-finite real in plain JSON) or, where the
   /// writers only warn (a date fraction an XML plist drops), is recorded in `warnings`.
   /// With ``WriteOptions/expandData``, data holding JSON or a binary plist is shown as
-  /// structure (``EmbeddedData``).
+  /// structure (``EmbeddedData``), as ``WriteOptions/expansionMode`` says; each blob
+  /// left as data is a warning naming its key path and why.
   public func encode(_ value: PrefValue, options: WriteOptions = WriteOptions(), warnings: Warnings = Warnings())
     throws -> Data
   {
-    try codec.encode(value, options: EmbeddedData.expanding(value, options), warnings: warnings)
+    try codec.encode(value, options: EmbeddedData.expanding(value, options, warnings: warnings), warnings: warnings)
   }
 
   /// Writes the document ``encode(_:options:warnings:)`` makes to `writer`.
   package func write(_ value: PrefValue, to writer: ByteWriter, options: WriteOptions, warnings: Warnings) throws {
-    try codec.write(value, to: writer, options: EmbeddedData.expanding(value, options), warnings: warnings)
+    try codec.write(
+      value, to: writer, options: EmbeddedData.expanding(value, options, warnings: warnings), warnings: warnings)
   }
 
   /// The codec's read of `data` followed by the pass that turns embedded JSON and

@@ -44,46 +44,28 @@ import Testing
     #expect(EmbeddedData.expand(Data(text.utf8)) == nil)
   }
 
-  /// What ``EmbeddedData/inspect(_:)`` says of `text`, in parts that `#require` can take.
-  static func structure(_ text: String) -> (kind: EmbeddedData.Kind, value: PrefValue, exact: Bool)? {
-    guard case .structure(let kind, let value, let exact) = EmbeddedData.inspect(Data(text.utf8)) else { return nil }
-    return (kind, value, exact)
-  }
-
-  static func reasonLeftAsData(_ text: String) -> String? {
-    guard case .leftAsData(_, let reason) = EmbeddedData.inspect(Data(text.utf8)) else { return nil }
-    return reason
-  }
-
-  static func isOpaque(_ text: String) -> Bool {
-    guard case .opaque = EmbeddedData.inspect(Data(text.utf8)) else { return false }
-    return true
-  }
-
   @Test(arguments: [#"{"a": 1}"#, #"{"a":"x\/y"}"#, #"[1,2]  "#, "  [\n  {\"b\" : true}\n]\n"])
   func jsonInAnySpacingOrEscapingInspectsAsStructureThatIsNotExact(text: String) throws {
-    let found = try #require(Self.structure(text))
-    #expect(found.kind == .json)
-    #expect(!found.exact)
-    #expect(found.value.kind == .dictionary || found.value.kind == .array)
+    let structure = try #require(EmbeddedData.inspect(Data(text.utf8)).structure)
+    #expect(structure.kind == .json && !structure.exact)
+    #expect(structure.value.kind == .dictionary || structure.value.kind == .array)
   }
 
   @Test func slashesReadTheSameEscapedOrNot() throws {
-    let escaped = try #require(Self.structure(#"{"u":"a\/b"}"#))
-    let plain = try #require(Self.structure(#"{"u":"a/b"}"#))
+    let escaped = try #require(EmbeddedData.inspect(Data(#"{"u":"a\/b"}"#.utf8)).structure)
+    let plain = try #require(EmbeddedData.inspect(Data(#"{"u":"a/b"}"#.utf8)).structure)
     #expect(escaped.value == plain.value)
-    #expect(!escaped.exact && plain.exact)
   }
 
   @Test(arguments: ["{not json", "[1,", #"{"a":1,"a":2}"#, "bplist00garbage", #"[1]x"#])
   func blobsThatStartAsJSONOrAPlistButAreNotAreLeftAsDataWithAReason(text: String) throws {
-    let reason = try #require(Self.reasonLeftAsData(text))
+    let reason = try #require(EmbeddedData.inspect(Data(text.utf8)).leftAsDataReason)
     #expect(!reason.isEmpty)
   }
 
   @Test(arguments: ["42", #""text""#, "hello", "\u{89}PNG"])
   func otherDataIsOpaque(text: String) {
-    #expect(Self.isOpaque(text))
+    #expect(EmbeddedData.inspect(Data(text.utf8)).isOpaque)
   }
 
   @Test func randomBytesAndForeignBinaryPlistsStayData() {
@@ -130,10 +112,68 @@ import Testing
   @Test func thePassBeforeWritingFindsNestedBlobsOnce() throws {
     let inner = Data("[1,2]".utf8)
     let outer = try Format.binary.codec.encode(.dictionary(["j": .data(inner)]))
-    let found = EmbeddedData.expansions(in: .array([.data(outer), .data(outer), .data(Data([0xFF]))]))
+    let warnings = Warnings()
+    let found = EmbeddedData.expansions(
+      in: .array([.data(outer), .data(outer), .data(Data([0xFF]))]), mode: .readBack, warnings: warnings)
     #expect(found.count == 2)
     #expect(found[outer]?.kind == .plist)
     #expect(found[inner]?.value == .array([.integer(1), .integer(2)]))
+    #expect(warnings.all.isEmpty, "opaque data has nothing to say")
+  }
+
+  @Test func aFileShowsOnlyExactBlobsAndAViewShowsEveryStructure() throws {
+    let exact = Data(#"{"a":1}"#.utf8)
+    let spaced = Data("{\n  \"url\" : \"a\\/b\"\n}".utf8)
+    let value = PrefValue.dictionary(["exact": .data(exact), "spaced": .data(spaced)])
+    let readBack = EmbeddedData.expansions(in: value, mode: .readBack, warnings: Warnings())
+    #expect(readBack.keys.sorted { $0.count < $1.count } == [exact])
+    let view = EmbeddedData.expansions(in: value, mode: .view, warnings: Warnings())
+    #expect(view[spaced]?.value == .dictionary(["url": .string("a/b")]))
+    #expect(view[exact]?.value == .dictionary(["a": .integer(1)]))
+  }
+
+  @Test func eachBlobLeftAsDataIsOneWarningAtEachKeyPathThatHoldsIt() throws {
+    let broken = Data("{not json".utf8)
+    let spaced = Data(#"{"a": 1}"#.utf8)
+    let value = PrefValue.dictionary([
+      "broken": .data(broken), "again": .array([.data(broken)]), "spaced": .data(spaced),
+      "image": .data(Data([0x89, 0x50, 0x4E, 0x47])),
+    ])
+    let reason = try #require(EmbeddedData.inspect(broken).leftAsDataReason)
+    let inFile = Warnings()
+    _ = EmbeddedData.expansions(in: value, mode: .readBack, warnings: inFile)
+    #expect(
+      inFile.all == [
+        EmbeddedData.leftAsDataWarning(at: PrefKeyPath([.key("broken")]), reason),
+        EmbeddedData.leftAsDataWarning(at: PrefKeyPath([.key("again"), .index(0)]), reason),
+        EmbeddedData.leftAsDataWarning(at: PrefKeyPath([.key("spaced")]), EmbeddedData.inexactReason(.json)),
+      ])
+    let inView = Warnings()
+    _ = EmbeddedData.expansions(in: value, mode: .view, warnings: inView)
+    #expect(inView.all.count == 2, "a view shows the spaced blob, and still names the broken one twice")
+  }
+
+  @Test func theStructuresThatDoNotGiveTheirBytesBackAreFoundByKeyPath() throws {
+    let spaced = Data(#"{"a": [1]}"#.utf8)
+    let outer = try Format.binary.codec.encode(.dictionary(["inner": .data(spaced)]))
+    let value = PrefValue.dictionary([
+      "exact": .data(Data(#"{"a":1}"#.utf8)), "outer": .data(outer), "again": .data(spaced),
+      "broken": .data(Data("[1,".utf8)),
+    ])
+    let found = EmbeddedData.inexactStructures(in: value)
+    #expect(found.map(\.path) == [PrefKeyPath([.key("outer"), .key("inner")])])
+    #expect(found.map(\.data) == [spaced])
+  }
+
+  @Test func theWarningsOfAnEncodeNameBlobsInsideBlobs() throws {
+    let inner = Data("[1,".utf8)
+    let outer = try Format.binary.codec.encode(.dictionary(["icon": .data(inner)]))
+    let warnings = Warnings()
+    let yaml = try Format.yaml.encode(
+      .dictionary(["items": .data(outer)]), options: WriteOptions(expandData: true), warnings: warnings)
+    #expect(String(decoding: yaml, as: UTF8.self).hasPrefix("items: !plist\n  icon: !!binary"))
+    #expect(warnings.all.count == 1)
+    #expect(warnings.all.first?.message.hasPrefix(PrefKeyPath([.key("items"), .key("icon")]).nameInMessages) == true)
   }
 
   @Test func thePassAfterReadingReachesAliasesAndMerges() throws {
@@ -182,5 +222,24 @@ import Testing
     let value = PrefValue.dictionary(["a": .data(blob)])
     #expect(try Format.yaml.codec.encode(value, options: options).starts(with: Array("a: !!binary".utf8)))
     #expect(try Format.yaml.encode(value, options: options) == Data("a: !json\n- 1\n- 2\n".utf8))
+  }
+}
+
+extension EmbeddedData.Contents {
+  /// The structure, when the blob holds one.
+  var structure: (kind: EmbeddedData.Kind, value: PrefValue, exact: Bool)? {
+    guard case .structure(let kind, let value, let exact) = self else { return nil }
+    return (kind, value, exact)
+  }
+
+  /// Why the blob stays data, when it only looks like JSON or a plist.
+  var leftAsDataReason: String? {
+    guard case .leftAsData(_, let reason) = self else { return nil }
+    return reason
+  }
+
+  var isOpaque: Bool {
+    guard case .opaque = self else { return false }
+    return true
   }
 }

@@ -203,4 +203,33 @@ struct TerminalSession {
     #expect(try leftovers(folder) == [])
     #expect(try Data(contentsOf: domainFile(folder)) == before)
   }
+
+  /// `edit --expand-data` on a terminal, with an editor script that shows what it was
+  /// given and renames one item: the items blob opens as structure, and only that
+  /// item's name changes in the domain.
+  @Test(.enabled(if: TerminalSession.tmux != nil, "tmux is not installed"))
+  func editingWithDataExpandedRenamesOneItemOfTheBlob() throws {
+    let folder = try TestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let editor = folder.appendingPathComponent("editor.sh")
+    try Data("#!/bin/sh\nhead -n 4 \"$1\"\nsed -i 's/name: Groceries/name: Shopping/' \"$1\"\n".utf8).write(to: editor)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor.path)
+    let (base, session) = try setUp(editor: editor.path)
+    defer {
+      session.close()
+      try? FileManager.default.removeItem(at: base)
+    }
+    let items = TestSupport.packageRoot.appendingPathComponent("Samples/Items.plist").path
+    let store = base.appendingPathComponent("store")
+    #expect(try TestSupport.prefs(["import", "com.example.items", items], store: store).status == 0)
+    try session.type("\(TestSupport.prefsBinary.path) edit com.example.items --expand-data; echo \"EXIT=$?\"")
+    try session.send("Enter")
+    let done = try session.exitStatus()
+    #expect(done.contains("EXIT=0"), "\(done)")
+    #expect(done.contains("items: !json\n- description: Milk, eggs and bread / butter\n"), "\(done)")
+    let diff = try TestSupport.prefs(
+      ["diff", items, store.appendingPathComponent("com.example.items.plist").path, "--expand-data"])
+    #expect(diff.stdout == "~ items.0.name: \"Groceries\" -> \"Shopping\"\n", "\(diff.stderr)")
+    #expect(try leftovers(base) == [])
+  }
 }

@@ -198,6 +198,15 @@ import Testing
     "prefs lint com.example.app --schema user-settings": ([:], ["com.example.app": "isAccountPrivate: \"false\"\n"]),
     "prefs lint settings.yaml": (["settings.yaml": "username: ada\nringtone: Chimes\nsound: off\n"], [:]),
     "prefs convert Samples/Items.plist --expand-data": ([:], [:]),
+    "prefs diff Samples/Items.plist renamed.yaml --expand-data": (
+      [
+        "renamed.yaml":
+          "items: !json\n- description: Milk, eggs and bread / butter\n  id: 3F2504E0-4F89-11D3-9A0C-0305E82C3301\n"
+          + "  name: Shopping\n- description: Pay \"Chez Léa\"\n  id: 6BA7B810-9DAD-11D1-80B4-00C04FD430C8\n"
+          + "  name: Café\n- description: \"\"\n  id: 00000000-0000-4000-8000-000000000001\n"
+          + "  name: \"Tabs\\tand\\nlines\"\n"
+      ], [:]
+    ),
     "prefs lint dock.plist --schema-dir device-management/mdm/profiles": (
       [
         "dock.plist":

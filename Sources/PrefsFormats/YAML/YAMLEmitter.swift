@@ -26,7 +26,7 @@ final class YAMLEmitter {
   private let sink: Sink
   private let sortKeys: Bool
   /// Data holding JSON or a binary plist, shown as a tagged collection: what the pass
-  /// before writing found (``EmbeddedData/expansions(in:)``).
+  /// before writing found (``EmbeddedData/expansions(in:mode:warnings:)``).
   private let expansions: [Data: EmbeddedData.Expansion]
   /// The key paths to tag `!replace` and `!delete` (a settings file).
   private let directives: [PrefKeyPath: SettingsDirective]?

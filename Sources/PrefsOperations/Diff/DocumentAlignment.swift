@@ -42,14 +42,18 @@ public struct DocumentAlignment: Sendable, Equatable {
 extension StructuralDiff {
   /// The changes that turn the documents `old` into the documents `new`, document by
   /// document as ``DocumentAlignment`` lines them up, each with its document's label;
-  /// a document only one side has is one change at its top level.
+  /// a document only one side has is one change at its top level. `expandingData`
+  /// and `warnings` are those of ``changes(from:to:excluding:expandingData:warnings:)``.
   public static func changes(
-    fromDocuments old: [PrefValue], to new: [PrefValue], excluding: [KeyGlob] = []
+    fromDocuments old: [PrefValue], to new: [PrefValue], excluding: [KeyGlob] = [], expandingData: Bool = false,
+    warnings: (old: Warnings, new: Warnings) = (Warnings(), Warnings())
   ) -> [(document: String, change: PrefChange)] {
     DocumentAlignment(old, new).pairs.flatMap { pair -> [(document: String, change: PrefChange)] in
       switch (pair.old, pair.new) {
       case (let i?, let j?):
-        return changes(from: old[i], to: new[j], excluding: excluding).map { (pair.label, $0) }
+        return changes(
+          from: old[i], to: new[j], excluding: excluding, expandingData: expandingData, warnings: warnings
+        ).map { (pair.label, $0) }
       case (let i?, nil):
         return [(pair.label, PrefChange(kind: .removed, path: PrefKeyPath(), old: old[i], new: nil))]
       case (nil, let j?):

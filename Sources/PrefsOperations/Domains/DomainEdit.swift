@@ -29,17 +29,47 @@ public struct DomainEdit: Sendable {
   public let ownText: Data?
   /// The text the editor opens.
   public let initialText: Data
+  /// Whether the text shows data that holds JSON or a binary plist as structure.
+  public let expandsData: Bool
 
   /// Reads `domain` for editing; with `anyRoot`, a file domain may hold any value at
   /// its root (a file named by path), else a dictionary.
-  public init(_ domain: any PreferenceDomain, options: ReadOptions = ReadOptions(), anyRoot: Bool = false) throws {
+  ///
+  /// With `expandingData`, the text shows every blob that holds JSON (in any spacing
+  /// or escaping) or a binary plist as structure (`!json`, `!plist`), as a view does;
+  /// each blob left as data is a warning in `warnings`. Writing back keeps the bytes
+  /// of each blob whose structure the edit left as it was. A YAML file, edited as its
+  /// own text, is refused: its blobs are written there as its text writes them.
+  public init(
+    _ domain: any PreferenceDomain, options: ReadOptions = ReadOptions(), anyRoot: Bool = false,
+    expandingData: Bool = false, warnings: Warnings = Warnings()
+  ) throws {
     self.domain = domain
     let file = anyRoot ? domain as? FileDomain : nil
     self.anyRoot = file != nil
     original =
       try file.map { try $0.readValue(options: options) } ?? domain.read(options: options).map(PrefValue.dictionary)
     ownText = Self.yamlText(of: domain)
-    initialText = try ownText ?? Format.yaml.codec.encode(original ?? .dictionary(PrefDictionary()))
+    expandsData = expandingData
+    if expandingData, ownText != nil {
+      throw PrefsError(
+        .usage(
+          "a YAML file is edited as its own text, which writes its data as it stands; data is shown "
+            + "as structure only for other formats and domains"))
+    }
+    initialText =
+      try ownText
+      ?? Format.yaml.encode(
+        original ?? .dictionary(PrefDictionary()), options: Self.textOptions(expandingData: expandingData),
+        warnings: warnings)
+  }
+
+  /// How the text the editor opens is written: YAML in the value's own key order,
+  /// its blobs shown as a view shows them when data is expanded.
+  static func textOptions(expandingData: Bool) -> WriteOptions {
+    var options = WriteOptions(expandData: expandingData)
+    options.expansionMode = .view
+    return options
   }
 
   /// The text of a YAML file, which is edited as it is; nil for anything else.
@@ -78,7 +108,12 @@ public struct DomainEdit: Sendable {
           ? .written : .changedMeanwhile
       }
     }
-    if try Format.yaml.codec.encode(contents) == initialText { return .unchanged }
+    // Each blob shown as structure was read back as prefs writes it: the original
+    // bytes where its structure is the same, else the original patched in its style.
+    let contents = expandsData ? try contents.restoringBlobs(from: original) : contents
+    if try Format.yaml.encode(contents, options: Self.textOptions(expandingData: expandsData)) == initialText {
+      return .unchanged
+    }
     guard anyRoot, let file = domain as? FileDomain else {
       let changedMeanwhile = try domain.write(
         contents.dictionaryValue ?? PrefDictionary(), ifStill: original?.dictionaryValue, force: force,
@@ -120,6 +155,44 @@ extension PreferenceDomain {
       return .some(found)
     }
     return nil
+  }
+}
+
+extension PrefValue {
+  /// This value, an edit of `original`, with each blob in the bytes of the blob
+  /// `original` holds at the same key path, where both hold structure of one kind:
+  /// that blob's very bytes when the structure is the same, else its bytes for the new
+  /// structure (``EmbeddedDocument/bytes(for:)``: its JSON patched in its own spacing
+  /// and escaping). A blob inside a blob is restored first. A blob that cannot hold
+  /// its new structure (plain JSON has no date) is refused by its key path.
+  func restoringBlobs(from original: PrefValue?, at path: PrefKeyPath = PrefKeyPath()) throws -> PrefValue {
+    guard let original else { return self }
+    switch (self, original) {
+    case (.data(let new), .data(let old)):
+      guard new != old, let document = EmbeddedDocument(old), let edited = EmbeddedDocument(new),
+        edited.kind == document.kind
+      else { return self }
+      let structure = try edited.value.restoringBlobs(from: document.value, at: path)
+      do {
+        return .data(try document.bytes(for: structure))
+      } catch let error as PrefsError {
+        guard case .unrepresentable(let format, let kind, nil, let problem) = error.kind else { throw error }
+        throw PrefsError(
+          .unrepresentable(format: format, kind: kind, path: path, problem: "\(path.nameInMessages): \(problem)"))
+      }
+    case (.dictionary(var dict), .dictionary(let old)):
+      for (key, value) in dict {
+        dict[key] = try value.restoringBlobs(from: old[key], at: path.appending(key: key))
+      }
+      return .dictionary(dict)
+    case (.array(let items), .array(let old)):
+      return .array(
+        try items.enumerated().map { index, item in
+          try item.restoringBlobs(from: index < old.count ? old[index] : nil, at: path.appending(index: index))
+        })
+    default:
+      return self
+    }
   }
 }
 

@@ -14,7 +14,10 @@ enum Convert {
       content it signs (see prefs help profile). A YAML stream of several documents \
       stays a stream in YAML (documents after ---) and in JSON (one JSON document \
       after another, as yq -o json writes them); a property list holds one, which \
-      --document picks.
+      --document picks. With --expand-data, a blob is shown as structure only when \
+      reading it back gives the same bytes; each other blob that holds JSON or a \
+      binary plist, or only starts as one does, stays data with a warning naming its \
+      key path and why.
       """,
     arguments: [ArgumentSpec(name: "IN", help: "The input file, or - for standard input.")],
     options: [

@@ -5,6 +5,11 @@ enum Diff {
   static let unified = OptionSpec(
     "unified", long: ["unified"], short: ["u"],
     help: "Show a unified text diff of the canonical YAML of both instead.")
+  static let expandData = OptionSpec(
+    Options.expandData.name, long: Options.expandData.long,
+    help:
+      "Compare data that holds JSON or a binary plist, in any spacing or escaping, by its structure: a change "
+      + "inside it is named by its key path through it (items.0.name); with --unified both show it as structure.")
 
   static let spec = CommandSpec(
     name: "diff",
@@ -22,7 +27,13 @@ enum Diff {
       too: a file is paired with the one of the same name, or of the same name in \
       another format (app.plist with app.yaml); each pair that differs is headed by a \
       'diff A/FILE B/FILE' line, and a file on one side alone is listed as 'Only in \
-      FOLDER: FILE'; hidden files are left out. Exits 0 when the two are the same, 1 \
+      FOLDER: FILE'; hidden files are left out. With --expand-data, data that holds \
+      JSON or a binary plist (in any spacing or escaping) is compared by its \
+      structure, items lined up by their identity as elsewhere: '~ items.0.name: \
+      "a" -> "b"'; a blob on one side only, a blob of another kind, or the same \
+      structure in other bytes is one change of the data, and a changed blob that \
+      only looks like JSON or a plist stays data, with a warning saying why. With \
+      --unified as well, both texts show their blobs as structure. Exits 0 when the two are the same, 1 \
       when they differ.
       """,
     arguments: [
@@ -30,12 +41,13 @@ enum Diff {
       ArgumentSpec(name: "B", help: "A file, domain name, folder, or - for standard input."),
     ],
     options: [
-      unified, Options.exclude, Options.from, Options.yamlVersion, Options.allowDuplicateKeys,
+      unified, expandData, Options.exclude, Options.from, Options.yamlVersion, Options.allowDuplicateKeys,
     ] + Options.store,
     examples: [
       ("prefs diff settings.plist settings.yaml", "Check that a conversion kept everything."),
       ("prefs diff com.example.app backup/com.example.app.yaml -u", "A unified diff against a backup."),
       ("prefs diff ~/.config backup/", "Every domain against its backup, file by file."),
+      ("prefs diff old/Items.plist Samples/Items.plist --expand-data", "Which item of a JSON blob changed."),
     ],
     run: run)
 
@@ -52,28 +64,41 @@ enum Diff {
     }
     let old = try Documents.readDocumentsOfFileOrDomain(a, arguments: arguments, console: console)
     let new = try Documents.readDocumentsOfFileOrDomain(b, arguments: arguments, console: console)
-    let text = try differences(old, new, names: (a, b), arguments)
+    let text = try differences(old, new, names: (a, b), arguments, console)
     try console.out(colorize(text, unified: arguments.has(unified), console))
     return text.isEmpty ? Console.Status.success : Console.Status.different
   }
 
   /// The differences between two files' documents as the command prints them: one
   /// line per change (two single documents compared as values, streams document by
-  /// document), or with --unified a unified diff of their canonical YAML.
+  /// document), or with --unified a unified diff of their canonical YAML. With
+  /// --expand-data, blobs are compared (or shown) as structure, and the command says
+  /// which stayed data and why.
   static func differences(
-    _ old: [PrefValue], _ new: [PrefValue], names: (String, String), _ arguments: ParsedArguments
+    _ old: [PrefValue], _ new: [PrefValue], names: (String, String), _ arguments: ParsedArguments,
+    _ console: Console
   ) throws -> String {
     let excludes = arguments.excludes()
+    let expanding = arguments.has(expandData)
+    // What stays data is told of each side, naming its file.
+    let warnings = (Warnings(), Warnings())
+    defer {
+      console.report(warnings.0, file: displayName(names.0))
+      console.report(warnings.1, file: displayName(names.1))
+    }
     if arguments.has(unified) {
-      let (oldText, newText) = try canonicalTexts(old, new, excluding: excludes)
+      let (oldText, newText) = try canonicalTexts(
+        old, new, excluding: excludes, expandingData: expanding, warnings: warnings)
       return LineDiff.unified(old: oldText, new: newText, oldName: names.0, newName: names.1)
     }
     let lines =
       old.count == 1 && new.count == 1
-      ? StructuralDiff.changes(from: old[0], to: new[0], excluding: excludes).map(\.line)
-      : StructuralDiff.changes(fromDocuments: old, to: new, excluding: excludes).map {
-        $0.change.line(inDocument: $0.document)
-      }
+      ? StructuralDiff.changes(
+        from: old[0], to: new[0], excluding: excludes, expandingData: expanding, warnings: warnings
+      ).map(\.line)
+      : StructuralDiff.changes(
+        fromDocuments: old, to: new, excluding: excludes, expandingData: expanding, warnings: warnings
+      ).map { $0.change.line(inDocument: $0.document) }
     // One line per change, whatever line breaks a key holds.
     return lines.map { TerminalText.escaped($0, keepingLineBreaks: false) + "\n" }.joined()
   }
@@ -104,7 +129,7 @@ enum Diff {
           let text = try differences(
             try Documents.readDocuments(oldPath, arguments: arguments, console: console).documents,
             try Documents.readDocuments(newPath, arguments: arguments, console: console).documents,
-            names: (oldPath, newPath), arguments)
+            names: (oldPath, newPath), arguments, console)
           guard !text.isEmpty else { continue }
           try console.out(
             "diff \(TerminalText.escaped(oldPath, keepingLineBreaks: false)) "
@@ -154,25 +179,38 @@ enum Diff {
   /// The canonical texts `--unified` compares. Two single documents are their
   /// canonical YAML; streams are their documents lined up (``DocumentAlignment``),
   /// each after a `--- # [label]` line that names it as the plain diff does: the
-  /// second text in the first's order, with what only it has at the end.
-  static func canonicalTexts(_ old: [PrefValue], _ new: [PrefValue], excluding excludes: [KeyGlob]) throws -> (
-    String, String
-  ) {
+  /// second text in the first's order, with what only it has at the end. With
+  /// `expandingData`, each text shows its blobs as structure, as a view does; what
+  /// stays data is a warning of that side.
+  static func canonicalTexts(
+    _ old: [PrefValue], _ new: [PrefValue], excluding excludes: [KeyGlob], expandingData: Bool = false,
+    warnings: (Warnings, Warnings) = (Warnings(), Warnings())
+  ) throws -> (String, String) {
+    func text(_ value: PrefValue, _ warnings: Warnings) throws -> String {
+      try canonicalYAML(value.excluding(excludes), expandingData: expandingData, warnings: warnings)
+    }
     if old.count == 1, new.count == 1 {
-      return (try canonicalYAML(old[0].excluding(excludes)), try canonicalYAML(new[0].excluding(excludes)))
+      return (try text(old[0], warnings.0), try text(new[0], warnings.1))
     }
     var texts = ("", "")
     for pair in DocumentAlignment(old, new).pairs {
       let header = "--- # \(pair.label)\n"
-      if let i = pair.old { texts.0 += header + (try canonicalYAML(old[i].excluding(excludes))) }
-      if let j = pair.new { texts.1 += header + (try canonicalYAML(new[j].excluding(excludes))) }
+      if let i = pair.old { texts.0 += header + (try text(old[i], warnings.0)) }
+      if let j = pair.new { texts.1 += header + (try text(new[j], warnings.1)) }
     }
     return texts
   }
 
-  /// The canonical text of a value: YAML with sorted keys, the same bytes every time.
-  static func canonicalYAML(_ value: PrefValue) throws -> String {
-    String(decoding: try Format.yaml.codec.encode(value, options: WriteOptions(sortKeys: true)), as: UTF8.self)
+  /// The canonical text of a value: YAML with sorted keys, the same bytes every time;
+  /// with `expandingData`, blobs shown as structure, as a view shows them.
+  static func canonicalYAML(_ value: PrefValue, expandingData: Bool = false, warnings: Warnings = Warnings()) throws
+    -> String
+  {
+    var options = WriteOptions(sortKeys: true, expandData: expandingData)
+    options.expansionMode = .view
+    let text = String(decoding: try Format.yaml.encode(value, options: options, warnings: warnings), as: UTF8.self)
+    // As textconv shows them: a change of a blob's bytes alone is a change of the text.
+    return expandingData ? text + Textconv.inexactBlobNotes(value) : text
   }
 
   /// Each change line in its colour, when the console colours output.

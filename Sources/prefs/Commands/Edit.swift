@@ -3,6 +3,12 @@ import PrefsKit
 /// `prefs edit DOMAIN|FILE`: the value as YAML in `$VISUAL`/`$EDITOR`, validated,
 /// written back atomically in its own format.
 enum Edit {
+  static let expandData = OptionSpec(
+    Options.expandData.name, long: Options.expandData.long,
+    help:
+      "Open data that holds JSON or a binary plist, in any spacing or escaping, as structure (!json/!plist); "
+      + "a blob left as it was keeps its bytes, a changed one is written in its own spacing and escaping.")
+
   static let spec = CommandSpec(
     name: "edit",
     summary: "Edit a domain or file as YAML in $VISUAL or $EDITOR, then write it back safely.",
@@ -15,13 +21,19 @@ enum Edit {
       one aborts (exit 1), and otherwise the domain or file is written back \
       atomically in the format it had. If it was changed by someone else meanwhile, \
       nothing is overwritten. A file under ~/Library/Preferences named by path gets \
-      a warning: on macOS cfprefsd caches those files, so edit the domain by its name.
+      a warning: on macOS cfprefsd caches those files, so edit the domain by its name. \
+      With --expand-data, data that holds JSON (in any spacing or escaping) or a binary \
+      plist opens as structure under !json or !plist; on save a blob whose structure \
+      is as it was keeps its very bytes, and a changed one is its old text patched, \
+      its spacing, key order and escaped slashes kept (a binary plist is written \
+      anew). A YAML file is edited as its own text, so it does not take --expand-data.
       """,
     arguments: [ArgumentSpec(name: "DOMAIN", help: "A domain name (com.example.app, -g) or a file.")],
-    options: [Options.force, Options.dropNulls, Options.allowDuplicateKeys] + Options.store,
+    options: [Options.force, Options.dropNulls, expandData, Options.allowDuplicateKeys] + Options.store,
     examples: [
       ("prefs edit com.example.app", "Edit a domain in $VISUAL or $EDITOR."),
       ("prefs edit settings.bplist", "Edit a binary plist as YAML; it stays binary."),
+      ("prefs edit com.example.items --expand-data", "Edit the items of a JSON blob one by one."),
     ],
     run: run)
 
@@ -34,7 +46,11 @@ enum Edit {
     }
     let options = try arguments.readOptions()
     // A file named by path may have any root (an array of snippets); a domain is a dictionary.
-    let edit = try DomainEdit(domain, options: options, anyRoot: namesFile(arguments.positionals[0]))
+    let edit = try reportingWarnings(of: domain, console) { warnings in
+      try DomainEdit(
+        domain, options: options, anyRoot: namesFile(arguments.positionals[0]),
+        expandingData: arguments.has(expandData), warnings: warnings)
+    }
     let folder = try EditFolder(fileName: safeFileName(domain.name) + ".yaml")
     var presented = edit.initialText
     try presented.write(to: URL(fileURLWithPath: folder.file))

@@ -34,7 +34,10 @@ enum Export {
       leaves those keys alone rather than removing them. With several \
       DOMAINs the output is one settings file whose top-level keys are the domains, \
       as prefs apply takes it. The output is only ever named with -o: 'export D \
-      out.plist', where out.plist does not exist, is refused with that hint.
+      out.plist', where out.plist does not exist, is refused with that hint. With \
+      --expand-data, a blob is shown as structure only when reading it back gives the \
+      same bytes; each other blob that holds JSON or a binary plist, or only starts as \
+      one does, stays data with a warning naming its key path and why.
       """,
     arguments: [
       ArgumentSpec(

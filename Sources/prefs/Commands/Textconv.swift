@@ -5,6 +5,11 @@ enum Textconv {
   static let binaryOnly = OptionSpec(
     "binary-only", long: ["binary-only"],
     help: "Print a file git can show as text (an XML plist, say) as it is; convert only what git takes for binary.")
+  static let expandData = OptionSpec(
+    Options.expandData.name, long: Options.expandData.long,
+    help:
+      "Show data that holds JSON or a binary plist, in any spacing or escaping, as structure "
+      + "(!json/!plist), so that git diff shows the item that changed inside it.")
 
   static let spec = CommandSpec(
     name: "textconv",
@@ -16,15 +21,19 @@ enum Textconv {
       up). The same value always gives the same bytes. An Xcode project (OpenStep) \
       keeps the names Xcode writes beside object IDs, as YAML comments: \
       'AAAA…: # A.swift'. A YAML stream of several documents is shown document by \
-      document, separated by --- lines. A file that cannot be read or does not parse is shown as \
+      document, separated by --- lines. With --expand-data, data that holds JSON \
+      (in any spacing or escaping) or a binary plist is shown as structure under \
+      !json or !plist, its keys in their own order; data that only starts as JSON or \
+      a plist does stays !!binary, with a warning saying why. A file that cannot be read or does not parse is shown as \
       '# prefs: error: …' followed by its text, or a hex dump when it is not text, \
       and textconv still exits 0, so git diff goes on.
       """,
     arguments: [ArgumentSpec(name: "FILE", help: "The file, or - for standard input.")],
-    options: [binaryOnly, Options.exclude, Options.from, Options.yamlVersion, Options.allowDuplicateKeys],
+    options: [binaryOnly, expandData, Options.exclude, Options.from, Options.yamlVersion, Options.allowDuplicateKeys],
     examples: [
       ("prefs textconv com.example.app.plist", "Show a binary plist as canonical YAML."),
       ("prefs textconv project.pbxproj", "Show an Xcode project as YAML sorted by key, with its objects' names."),
+      ("prefs textconv Samples/Items.plist --expand-data", "Show the JSON items blob as YAML structure."),
     ],
     run: run)
 
@@ -45,13 +54,16 @@ enum Textconv {
       }
       let (documents, format) = try Documents.parseDocuments(bytes, from: path, arguments: arguments, console: console)
       let warnings = Warnings()
+      // A view, never read back: every blob that holds structure is shown as it.
+      var options = WriteOptions(sortKeys: true, expandData: arguments.has(expandData))
+      options.expansionMode = .view
       // A YAML stream is shown as one: its documents after `---` lines.
       var yaml = Data()
       for (index, document) in documents.enumerated() {
         if index > 0 { yaml.append(contentsOf: Array("---\n".utf8)) }
-        yaml.append(
-          try Format.yaml.codec.encode(
-            document.excluding(arguments.excludes()), options: WriteOptions(sortKeys: true), warnings: warnings))
+        let shown = document.excluding(arguments.excludes())
+        yaml.append(try Format.yaml.encode(shown, options: options, warnings: warnings))
+        if options.expandData { yaml.append(Data(inexactBlobNotes(shown).utf8)) }
       }
       output = format == .openStep ? ObjectNames(openStepText: bytes).annotating(yaml: yaml) : yaml
       console.report(warnings, file: displayName(path))
@@ -66,6 +78,19 @@ enum Textconv {
     }
     try console.outData(output)
     return Console.Status.success
+  }
+
+  /// One comment line for each blob of `value` that a view shows as structure
+  /// though its bytes are written otherwise (other spacing or escaping), with their
+  /// size and digest: a change of those bytes alone changes the view too, so git diff
+  /// never shows nothing for a file that changed.
+  static func inexactBlobNotes(_ value: PrefValue) -> String {
+    EmbeddedData.inexactStructures(in: value).map { blob in
+      // One comment line, whatever a key holds.
+      let path = TerminalText.escaped(blob.path.nameInMessages, keepingLineBreaks: false)
+      let digest = hexBytes(SHA1.digest([UInt8](blob.data)).prefix(8))
+      return "# \(path): \(blob.data.count) bytes in their own spacing or escaping, SHA-1 \(digest)\n"
+    }.joined()
   }
 
   /// `data` when it is UTF-8 text without NUL bytes, ending in a line break.
