@@ -418,6 +418,8 @@ struct TextPatcher {
         groups.append((insertion.after, [insertion]))
       }
     }
+    // Between entries on one line: a space, unless the text writes none (compact JSON).
+    let space: [UInt8] = byLines || syntax.spacesEntriesOnALine(in: text) ? [0x20] : []
     for (groupIndex, group) in groups.enumerated() {
       let sibling = all[group.after ?? children.first!]!
       var context = context(index, childrenInline, inFlow)
@@ -441,15 +443,15 @@ struct TextPatcher {
           if spaced, group.after == nil { out += layout.lineEnd }
         } else if group.after != nil, let separator, separator.trailing, all[group.after!]!.separator != nil {
           // After the sibling's own `;`: the new entry brings its own.
-          out += [0x20] + entry + [separator.byte]
+          out += space + entry + [separator.byte]
         } else if group.after != nil {
           if let separator { out.append(separator.byte) }
-          out.append(0x20)
+          out += space
           out += entry
         } else {
           out += entry
           if let separator { out.append(separator.byte) }
-          out.append(0x20)
+          out += space
         }
       }
       let position: Int

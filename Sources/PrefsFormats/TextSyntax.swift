@@ -27,6 +27,10 @@ package protocol TextSyntax: Sendable {
   /// the enclosing entries (YAML's `- ` of a sequence item holding a mapping).
   func isIndicatorPrefix(_ prefix: ArraySlice<UInt8>) -> Bool
 
+  /// Whether entries that share a line stand a space after their separator
+  /// (`{"a": 1, "b": 2}`), as `text` writes them; compact JSON writes none.
+  func spacesEntriesOnALine(in text: [UInt8]) -> Bool
+
   /// Where an entry's text starts: its key, or for an array item the item itself
   /// (YAML: the `-` before it).
   func entryStart(of node: SourceMap.Node, in text: [UInt8]) -> Int
@@ -113,6 +117,7 @@ extension TextSyntax {
   ) -> EntryPlacement? { nil }
   package func replacedRange(of node: SourceMap.Node, in text: [UInt8]) -> Range<Int> { node.value }
   package func isIndicatorPrefix(_ prefix: ArraySlice<UInt8>) -> Bool { false }
+  package func spacesEntriesOnALine(in text: [UInt8]) -> Bool { true }
   package func isFlow(_ node: SourceMap.Node, in text: [UInt8]) -> Bool { false }
   package func entryStart(of node: SourceMap.Node, in text: [UInt8]) -> Int {
     node.key?.lowerBound ?? node.value.lowerBound

@@ -5,7 +5,28 @@ import PrefsText
 /// (typed objects for dates and data), pretty in the document's indentation, or on
 /// one line inside a one-line container.
 package struct JSONSyntax: TextSyntax {
+  /// Whether new and changed strings escape `/` as `\/`: the text being patched does
+  /// (``writing(_:replacing:in:)`` looks), as `JSONEncoder` writes by default.
+  var escapesSlashes = false
+
   package init() {}
+
+  package func writing(_ newValue: PrefValue, replacing oldValue: PrefValue, in text: [UInt8]) -> any TextSyntax {
+    var syntax = self
+    syntax.escapesSlashes = Self.escapesSlashes(text)
+    return syntax
+  }
+
+  /// Whether `text` escapes a slash (`\/`). A backslash stands only inside a string,
+  /// and starts an escape of one character or of `u` and four hex digits.
+  static func escapesSlashes(_ text: [UInt8]) -> Bool {
+    var position = text.startIndex
+    while let backslash = text[position...].firstIndex(of: 0x5C), backslash + 1 < text.endIndex {
+      if text[backslash + 1] == 0x2F { return true }
+      position = backslash + 2
+    }
+    return false
+  }
 
   package func readMapped(_ text: Data, options: ReadOptions, warnings: Warnings) throws -> (PrefValue, SourceMap) {
     try text.withUnsafeBytes { raw in
@@ -32,10 +53,14 @@ package struct JSONSyntax: TextSyntax {
     let rendered = try render(value, context: context)
     guard let key else { return rendered }
     let name = ByteWriter()
-    try JSONWriter(out: name, options: WriteOptions()).writeString(key)
+    var keyWriter = JSONWriter(out: name, options: WriteOptions())
+    keyWriter.escapesSlashes = escapesSlashes
+    try keyWriter.writeString(key)
     let spaced = !context.inline || spacedOneLine(context.text)
     return Array(try name.data) + (spaced ? [0x3A, 0x20] : [0x3A]) + rendered
   }
+
+  package func spacesEntriesOnALine(in text: [UInt8]) -> Bool { spacedOneLine(text) }
 
   /// Whether a document written on one line puts spaces after `:` (`{"a": 1}`), or
   /// none, as compact JSON does.
@@ -50,6 +75,7 @@ package struct JSONSyntax: TextSyntax {
     var writer = JSONWriter(out: out, options: WriteOptions(compact: context.inline))
     writer.path = context.path.components
     writer.spacedOneLine = spacedOneLine(context.text)
+    writer.escapesSlashes = escapesSlashes
     try writer.write(value)
     let bytes = Array(try out.data)
     guard !context.inline, bytes.contains(0x0A) else { return bytes }

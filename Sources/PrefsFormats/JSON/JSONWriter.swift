@@ -10,6 +10,9 @@ struct JSONWriter {
   /// One line with a space after each `,` and `:` (`{"a": 1, "b": 2}`), for values the
   /// patcher puts into a one-line container written so.
   var spacedOneLine = false
+  /// Strings with `/` escaped as `\/`, as `JSONEncoder` writes them by default, for
+  /// values the patcher puts into a text written so.
+  var escapesSlashes = false
   /// With `--expand-data`: the blobs shown as structure, found by the pass before
   /// writing (``EmbeddedData/expansions(in:)``).
   var expansions: [Data: EmbeddedData.Expansion] = [:]
@@ -161,12 +164,13 @@ struct JSONWriter {
     var s = s
     try s.withUTF8 { utf8 in
       var runStart = 0
-      for (k, b) in utf8.enumerated() where b < 0x20 || b == 0x22 || b == 0x5C {
+      for (k, b) in utf8.enumerated() where b < 0x20 || b == 0x22 || b == 0x5C || (b == 0x2F && escapesSlashes) {
         if runStart < k { try out.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[runStart..<k]))) }
         runStart = k + 1
         switch b {
         case 0x22: try out.write("\\\"")
         case 0x5C: try out.write("\\\\")
+        case 0x2F: try out.write("\\/")
         case 0x0A: try out.write("\\n")
         case 0x0D: try out.write("\\r")
         case 0x09: try out.write("\\t")
