@@ -546,3 +546,31 @@ import Testing
         == recipe.replacingOccurrences(of: "- name: x\n    run: |", with: "- run: |"))
   }
 }
+
+extension TextPatcherTests {
+  /// Data keeps the base64 lines its text gives it (their prefix and length, the
+  /// prefix of `</data>`), whatever wrote them; data without lines of its own is
+  /// written as CF writes it, at its depth.
+  @Test func xmlDataKeepsItsOwnBase64Lines() throws {
+    let text = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0">
+      <dict>
+        <key>d</key>
+        <data>
+          AAEC
+          AwQF
+        </data>
+        <key>e</key>
+        <data>AAEC</data>
+      </dict>
+      </plist>
+
+      """
+    let patched = try patch(text, .xml, set("d", .data(Data([0, 1, 2, 3, 4, 5, 6, 7, 8]))))
+    #expect(patched == text.replacingOccurrences(of: "    AwQF\n", with: "    AwQF\n    BgcI\n"))
+    let tabs = "<plist version=\"1.0\">\n<dict>\n\t<key>a</key>\n\t<string>x</string>\n</dict>\n</plist>\n"
+    let added = try patch(tabs, .xml, set("d", .data(Data(repeating: 7, count: 60))))
+    #expect(added.contains("\t<data>\n\tBwcH"))
+  }
+}

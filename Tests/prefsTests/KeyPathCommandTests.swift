@@ -415,3 +415,29 @@ extension KeyPathCommandTests {
     #expect(result.stderr.contains("hint: it stays data: it is not valid JSON: "))
   }
 }
+
+extension KeyPathCommandTests {
+  /// iTerm2's preferences keep an NSKeyedArchiver binary plist as data, in base64
+  /// lines that are not the ones the XML writer would give: a change inside it
+  /// changes only the lines of base64 that differ.
+  @Test(
+    .enabled(if: TestSupport.hasCorpus("plist/real-world"), "the corpus at ../shared/corpus is absent"))
+  func aChangeInsideITermsArchivedDataChangesOnlyItsBase64() throws {
+    let source = try #require(TestSupport.corpus("plist/real-world"))
+      .appendingPathComponent("com.googlecode.iterm2__fnichol.plist")
+    let folder = try TestFolder()
+    let original = try String(contentsOf: source, encoding: .utf8)
+    let file = try folder.write("com.googlecode.iterm2.plist", original)
+    let key = "NSTableView Sort Ordering v2 KeyBingingTable"
+    #expect(try TestSupport.prefs(["get", file, "\(key).$archiver", "--expand-data"]).stdout == "NSKeyedArchiver\n")
+    let set = try TestSupport.prefs(["set", file, "\(key).$version", "100001", "--expand-data"])
+    #expect(set.status == 0, "\(set.stderr)")
+    #expect(try TestSupport.prefs(["get", file, "\(key).$version", "--expand-data"]).stdout == "100001\n")
+    let before = original.split(separator: "\n", omittingEmptySubsequences: false)
+    let after = try folder.read("com.googlecode.iterm2.plist").split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(before.count == after.count)
+    let changed = zip(before, after).filter { $0 != $1 }
+    #expect(changed.count == 1)
+    #expect(changed.allSatisfy { $0.0.hasPrefix("\t") && $0.1.hasPrefix("\t") })
+  }
+}
