@@ -574,3 +574,26 @@ extension TextPatcherTests {
     #expect(added.contains("\t<data>\n\tBwcH"))
   }
 }
+
+extension TextPatcherTests {
+  /// Data a YAML or JSON text shows as the structure it holds (`!json`, `$json`) stays
+  /// so when it changes, while the new data holds such a structure too.
+  @Test func dataShownAsStructureStaysStructure() throws {
+    func patched(_ text: String, _ format: Format, _ data: String) throws -> String {
+      let document = try #require(try TextDocument(Data(text.utf8), format: format))
+      let value = try document.value.setting(.data(Data(data.utf8)), at: ["items"])
+      let patch = try document.patched(to: value)
+      #expect(patch.rewrittenWhole == nil)
+      #expect(try format.decode(patch.data) == value)
+      return String(decoding: patch.data, as: UTF8.self)
+    }
+    let yaml = "a: 1\nitems: !json\n- id: a\n  count: 1\nz: 2\n"
+    let json =
+      "{\n  \"items\": {\"$json\": [\n    {\n      \"id\": \"a\",\n      \"count\": 1\n    }\n  ]},\n  \"z\": 2\n}\n"
+    let changed = #"[{"id":"a","count":2}]"#
+    #expect(try patched(yaml, .yaml, changed) == "a: 1\nitems: !json\n- id: a\n  count: 2\nz: 2\n")
+    #expect(try patched(json, .json, changed) == json.replacingOccurrences(of: "1\n", with: "2\n"))
+    // Data that would not come back as the same bytes from the structure is data.
+    #expect(try patched(yaml, .yaml, #"[{"id": "a"}]"#).contains("items: !!binary "))
+  }
+}

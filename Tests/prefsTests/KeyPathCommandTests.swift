@@ -441,3 +441,16 @@ extension KeyPathCommandTests {
     #expect(changed.allSatisfy { $0.0.hasPrefix("\t") && $0.1.hasPrefix("\t") })
   }
 }
+
+extension KeyPathCommandTests {
+  /// An export that shows the items as structure (`items: !json`) keeps showing them so.
+  @Test func setInsideDataShownAsStructureKeepsTheStructure() throws {
+    let folder = try TestFolder()
+    let file = folder.path("items.yaml")
+    #expect(try TestSupport.prefs(["convert", Self.items, "--expand-data", "-o", file]).status == 0)
+    let before = try folder.read("items.yaml")
+    let set = try TestSupport.prefs(["set", file, "items.1.name", "Tea", "--expand-data"])
+    #expect(set.status == 0, "\(set.stderr)")
+    #expect(try folder.read("items.yaml") == before.replacingOccurrences(of: "name: Café", with: "name: Tea"))
+  }
+}
