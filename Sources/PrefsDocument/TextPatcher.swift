@@ -508,6 +508,10 @@ struct TextPatcher {
     let node = map.nodes[index]
     var context = context(index, inline, inFlow)
     context.path = path
+    // Data written as the structure it holds stays so, while the new data holds one too.
+    if case .data(let data) = value, syntax.showsEmbeddedData(node, in: text), EmbeddedData.expand(data) != nil {
+      context.showsEmbeddedData = true
+    }
     // A YAML block scalar's text ends with its line break, which the new text must keep.
     let endsLine = !node.value.isEmpty && text[node.value.upperBound - 1] == 0x0A
     if let replacement = try syntax.value(value, replacing: node, context: context) {

@@ -31,6 +31,10 @@ package protocol TextSyntax: Sendable {
   /// (`{"a": 1, "b": 2}`), as `text` writes them; compact JSON writes none.
   func spacesEntriesOnALine(in text: [UInt8]) -> Bool
 
+  /// Whether `node`, which holds data, is written as the structure the data holds
+  /// (YAML `!json`/`!plist`, JSON `{"$json": …}`/`{"$plist": …}`).
+  func showsEmbeddedData(_ node: SourceMap.Node, in text: [UInt8]) -> Bool
+
   /// Where an entry's text starts: its key, or for an array item the item itself
   /// (YAML: the `-` before it).
   func entryStart(of node: SourceMap.Node, in text: [UInt8]) -> Int
@@ -118,6 +122,7 @@ extension TextSyntax {
   package func replacedRange(of node: SourceMap.Node, in text: [UInt8]) -> Range<Int> { node.value }
   package func isIndicatorPrefix(_ prefix: ArraySlice<UInt8>) -> Bool { false }
   package func spacesEntriesOnALine(in text: [UInt8]) -> Bool { true }
+  package func showsEmbeddedData(_ node: SourceMap.Node, in text: [UInt8]) -> Bool { false }
   package func isFlow(_ node: SourceMap.Node, in text: [UInt8]) -> Bool { false }
   package func entryStart(of node: SourceMap.Node, in text: [UInt8]) -> Int {
     node.key?.lowerBound ?? node.value.lowerBound
@@ -164,6 +169,9 @@ package struct FragmentContext {
   package var text: [UInt8]
   /// Warnings of the writers (a date fraction XML cannot hold).
   package var warnings: Warnings
+  /// Whether data that holds JSON or a binary plist is written as that structure
+  /// (YAML `!json`, JSON `$json`): the value replaced was written so.
+  package var showsEmbeddedData = false
 
   package init(
     layout: TextLayout, indent: [UInt8], inline: Bool, inFlow: Bool, path: PrefKeyPath, text: [UInt8],

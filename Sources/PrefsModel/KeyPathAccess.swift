@@ -8,9 +8,14 @@
 extension PrefValue {
   /// The value at `path` (text components, as ``PrefKeyPath/parse(_:)`` gives them).
   public func value(at path: [String]) throws -> PrefValue {
+    try value(at: path[...], walked: PrefKeyPath())
+  }
+
+  /// The value at `path`, for a value that stands at `walked` (which errors name).
+  package func value(at path: ArraySlice<String>, walked: PrefKeyPath) throws -> PrefValue {
     var current = self
-    var rest = path[...]
-    var walked = PrefKeyPath()
+    var rest = path
+    var walked = walked
     while !rest.isEmpty {
       let (next, step, used) = try current.child(rest, at: walked)
       current = next
@@ -52,7 +57,7 @@ extension PrefValue {
   // MARK: Steps
 
   /// The existing child the first parts of `path` name, its step, and how many parts it took.
-  private func child(_ path: ArraySlice<String>, at walked: PrefKeyPath) throws -> (
+  package func child(_ path: ArraySlice<String>, at walked: PrefKeyPath) throws -> (
     PrefValue, PrefKeyPath.Component, Int
   ) {
     switch self {
@@ -69,7 +74,9 @@ extension PrefValue {
     }
   }
 
-  private func setting(
+  /// ``setting(_:at:createMissing:depthLimit:)`` for a value that stands at `walked`
+  /// (which errors name), without the depth check.
+  package func setting(
     _ newValue: PrefValue, at path: ArraySlice<String>, walked: PrefKeyPath, createMissing: Bool
   ) throws -> PrefValue {
     guard let part = path.first else { return newValue }
@@ -114,7 +121,8 @@ extension PrefValue {
     }
   }
 
-  private func removing(at path: ArraySlice<String>, walked: PrefKeyPath) throws -> PrefValue {
+  /// ``removing(at:)`` for a value that stands at `walked` (which errors name).
+  package func removing(at path: ArraySlice<String>, walked: PrefKeyPath) throws -> PrefValue {
     guard !path.isEmpty else { return self }
     let (found, step, used) = try child(path, at: walked)
     let rest = path.dropFirst(used)

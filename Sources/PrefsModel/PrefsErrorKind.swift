@@ -78,6 +78,10 @@ extension PrefsError {
     case noSuchIndex(in: PrefKeyPath, index: String, count: Int)
     /// The value at `at` is of `kind`, which holds no `key`.
     case notAContainer(at: PrefKeyPath, kind: PrefValue.Kind, key: String)
+    /// A key path goes on into data that holds a JSON document or a binary plist
+    /// (`format`: `json`, `binary`), which the walk was not asked to open: `cause` is
+    /// what the data gives as data.
+    case embeddedStructure(format: String, cause: Kind)
 
     // MARK: Files and domains
 
@@ -278,7 +282,8 @@ extension PrefsError.Kind {
       .schema, .settings, .profile, .payloadRefused, .notASnapshot, .conflictMarkers, .untrusted,
       .changedSinceApply:
       .badInput
-    case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): cause.category
+    case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause), .embeddedStructure(_, let cause):
+      cause.category
     case .noSuchKey, .noSuchIndex, .notAContainer, .notFound, .noSuchDocument: .noInput
     case .isDirectory(let writing): writing ? .cannotCreate : .noInput
     case .io(let operation, let code):
@@ -318,7 +323,8 @@ extension PrefsError.Kind {
     case .inputTooLarge(let size, let limit):
       return
         "input of \(size.map(String.init) ?? "more than \(limit)") bytes is larger than the limit of \(limit) bytes"
-    case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): return cause.message
+    case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause), .embeddedStructure(_, let cause):
+      return cause.message
     case .notAPreferenceFile: return "not a plist, JSON or YAML file"
     case .domainNotDictionary(let kind): return "the domain holds \(kind.article) \(kind.rawValue), not a dictionary"
     case .nonFiniteReal(let real, let path): return "\(real) at \(path.nameInMessages) has no plain JSON form"
@@ -381,10 +387,10 @@ extension PrefsError.Kind {
   }
 
   /// The kind under any that only wrap another (a plist-named JSON file, an
-  /// unreadable domain left unchanged): what failed in the first place.
+  /// unreadable domain left unchanged, data not opened): what failed in the first place.
   public var cause: PrefsError.Kind {
     switch self {
-    case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause): cause.cause
+    case .jsonInPlistFile(let cause), .unreadableDomain(_, let cause), .embeddedStructure(_, let cause): cause.cause
     default: self
     }
   }

@@ -960,3 +960,88 @@ import Testing
     #expect(cleanMerge.result.conflicts.isEmpty)
   }
 }
+
+// MARK: Data holding structure
+
+extension MergeTests {
+  static let expanding = ThreeWayMerge.Options(expandData: true)
+  /// Items as a plain `JSONEncoder` writes them: compact, slashes escaped.
+  static func items(_ first: String, _ second: String, extra: String = "") -> PrefValue {
+    let text = #"[{"id":"a","name":"\#(first)","url":"x\/y"},{"id":"b","name":"\#(second)"}\#(extra)]"#
+    return ["items": .data(Data(text.utf8)), "v": 1]
+  }
+
+  static func text(_ value: PrefValue?) -> String {
+    guard case .data(let data)? = value else { return "" }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  @Test func dataBothSidesChangedMergesAsItsStructure() throws {
+    let result = Self.merge(
+      Self.items("Milk", "Bread"), Self.items("Milk \\/ eggs", "Bread"), Self.items("Milk", "Rye"),
+      options: Self.expanding)
+    #expect(result.conflicts.isEmpty)
+    // CURRENT's text, changed where OTHER changed it: its escaping and key order kept.
+    #expect(
+      Self.text(result.value.dictionaryValue?["items"])
+        == #"[{"id":"a","name":"Milk \/ eggs","url":"x\/y"},{"id":"b","name":"Rye"}]"#)
+    // Without the option it conflicts as one value.
+    let whole = Self.merge(Self.items("Milk", "Bread"), Self.items("Milk \\/ eggs", "Bread"), Self.items("Milk", "Rye"))
+    #expect(whole.conflicts.map(\.path) == [PrefKeyPath([.key("items")])])
+    #expect(whole.conflicts.first?.embedded == [])
+  }
+
+  @Test func itemsAddedOnBothSidesMergeByIdentity() {
+    let result = Self.merge(
+      Self.items("Milk", "Bread"), Self.items("Milk", "Bread", extra: #",{"id":"c","name":"Tea"}"#),
+      Self.items("Milk", "Bread", extra: #",{"id":"d","name":"Jam"}"#), options: Self.expanding)
+    #expect(result.conflicts.isEmpty)
+    #expect(
+      Self.text(result.value.dictionaryValue?["items"])
+        == #"[{"id":"a","name":"Milk","url":"x\/y"},{"id":"b","name":"Bread"},{"id":"c","name":"Tea"},"#
+        + #"{"id":"d","name":"Jam"}]"#)
+  }
+
+  @Test func theSameItemChangedTwiceIsOneConflictOfTheDataNamingThePathInside() throws {
+    let base = Self.items("Milk", "Bread")
+    let current = Self.items("Food", "Bread", extra: #",{"id":"c","name":"Tea"}"#)
+    let other = Self.items("Shopping", "Rye")
+    let result = Self.merge(base, current, other, options: Self.expanding)
+    let conflict = try #require(result.conflicts.first)
+    #expect(result.conflicts.count == 1)
+    #expect(conflict.path == PrefKeyPath([.key("items")]))
+    #expect(
+      conflict.embedded.map(\.path) == [PrefKeyPath([.key("items"), .index(0), .key("name")])])
+    #expect(conflict.reported.map(\.location) == ["items.0.name"])
+    #expect(conflict.embedded.first?.current == "Food")
+    #expect(conflict.embedded.first?.other == "Shopping")
+    // Each side is the merge with its own values at the conflict: both keep what merged cleanly.
+    #expect(
+      Self.text(conflict.current)
+        == #"[{"id":"a","name":"Food","url":"x\/y"},{"id":"b","name":"Rye"},{"id":"c","name":"Tea"}]"#)
+    #expect(
+      Self.text(conflict.other)
+        == #"[{"id":"a","name":"Shopping","url":"x\/y"},{"id":"b","name":"Rye"},{"id":"c","name":"Tea"}]"#)
+    #expect(result.value.dictionaryValue?["items"] == conflict.current)
+    #expect(result.value.resolving(result.conflicts, to: .other).dictionaryValue?["items"] == conflict.other)
+  }
+
+  @Test func dataOnlyOneSideChangedKeepsThatSidesBytes() {
+    let spaced = PrefValue.dictionary(["items": .data(Data(#"[ {"id": "a"} ]"#.utf8))])
+    let result = Self.merge(Self.items("Milk", "Bread"), Self.items("Milk", "Bread"), spaced, options: Self.expanding)
+    #expect(result.value == spaced)
+  }
+
+  @Test(arguments: [
+    (#"[{"id":"a","name":"M"#, "for OTHER's stays data: it is not valid JSON"),
+    ("plist", "for the sides hold JSON and a binary plist"),
+  ])
+  func dataThatCannotMergeAsStructureConflictsWholeSayingWhy(other: String, reason: String) throws {
+    let otherData = other == "plist" ? try Format.binary.codec.encode(.array([])) : Data(other.utf8)
+    let result = Self.merge(
+      Self.items("Milk", "Bread"), Self.items("Food", "Bread"), ["items": .data(otherData), "v": 1],
+      options: Self.expanding)
+    #expect(result.conflicts.count == 1)
+    #expect(result.conflicts.first?.reason?.hasPrefix("the data is merged whole, \(reason)") == true)
+  }
+}

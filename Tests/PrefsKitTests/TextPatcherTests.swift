@@ -546,3 +546,54 @@ import Testing
         == recipe.replacingOccurrences(of: "- name: x\n    run: |", with: "- run: |"))
   }
 }
+
+extension TextPatcherTests {
+  /// Data keeps the base64 lines its text gives it (their prefix and length, the
+  /// prefix of `</data>`), whatever wrote them; data without lines of its own is
+  /// written as CF writes it, at its depth.
+  @Test func xmlDataKeepsItsOwnBase64Lines() throws {
+    let text = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0">
+      <dict>
+        <key>d</key>
+        <data>
+          AAEC
+          AwQF
+        </data>
+        <key>e</key>
+        <data>AAEC</data>
+      </dict>
+      </plist>
+
+      """
+    let patched = try patch(text, .xml, set("d", .data(Data([0, 1, 2, 3, 4, 5, 6, 7, 8]))))
+    #expect(patched == text.replacingOccurrences(of: "    AwQF\n", with: "    AwQF\n    BgcI\n"))
+    let tabs = "<plist version=\"1.0\">\n<dict>\n\t<key>a</key>\n\t<string>x</string>\n</dict>\n</plist>\n"
+    let added = try patch(tabs, .xml, set("d", .data(Data(repeating: 7, count: 60))))
+    #expect(added.contains("\t<data>\n\tBwcH"))
+  }
+}
+
+extension TextPatcherTests {
+  /// Data a YAML or JSON text shows as the structure it holds (`!json`, `$json`) stays
+  /// so when it changes, while the new data holds such a structure too.
+  @Test func dataShownAsStructureStaysStructure() throws {
+    func patched(_ text: String, _ format: Format, _ data: String) throws -> String {
+      let document = try #require(try TextDocument(Data(text.utf8), format: format))
+      let value = try document.value.setting(.data(Data(data.utf8)), at: ["items"])
+      let patch = try document.patched(to: value)
+      #expect(patch.rewrittenWhole == nil)
+      #expect(try format.decode(patch.data) == value)
+      return String(decoding: patch.data, as: UTF8.self)
+    }
+    let yaml = "a: 1\nitems: !json\n- id: a\n  count: 1\nz: 2\n"
+    let json =
+      "{\n  \"items\": {\"$json\": [\n    {\n      \"id\": \"a\",\n      \"count\": 1\n    }\n  ]},\n  \"z\": 2\n}\n"
+    let changed = #"[{"id":"a","count":2}]"#
+    #expect(try patched(yaml, .yaml, changed) == "a: 1\nitems: !json\n- id: a\n  count: 2\nz: 2\n")
+    #expect(try patched(json, .json, changed) == json.replacingOccurrences(of: "1\n", with: "2\n"))
+    // Data that would not come back as the same bytes from the structure is data.
+    #expect(try patched(yaml, .yaml, #"[{"id": "a"}]"#).contains("items: !!binary "))
+  }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import PrefsKit
 import PrefsTestSupport
 import Testing
 
@@ -322,5 +323,134 @@ extension KeyPathCommandTests {
     #expect(domain.status == 65)
     #expect(domain.stderr.hasPrefix("prefs: error: "))
     #expect(domain.stderr.contains("the domain holds an array, not a dictionary\n"))
+  }
+}
+
+/// `--expand-data`: key paths that go on into data holding JSON or a binary plist, as
+/// the tutorial's items are kept.
+extension KeyPathCommandTests {
+  static let items = TestSupport.packageRoot.appendingPathComponent("Samples/Items.plist").path
+
+  /// The text of the data at `key` in the file at `path`.
+  static func blob(_ path: String, key: String = "items") throws -> String {
+    let value = try Format.read(Data(contentsOf: URL(fileURLWithPath: path))).value
+    guard case .data(let data)? = value.dictionaryValue?[key] else { return "" }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  @Test(arguments: ["xml", "binary", "yaml", "json"])
+  func getSetAndRemoveGoIntoTheItemsData(format: String) throws {
+    let folder = try TestFolder()
+    let file = folder.path("items.\(format == "binary" ? "plist" : format)")
+    #expect(try TestSupport.prefs(["convert", Self.items, "--to", format, "-o", file]).status == 0)
+    let original = try Self.blob(file)
+    #expect(try TestSupport.prefs(["get", file, "items.0.name", "--expand-data"]).stdout == "Groceries\n")
+    #expect(
+      try TestSupport.prefs(["get", file, "items.1", "--expand-data", "--to", "json"]).stdout
+        == "{\n  \"description\": \"Pay \\\"Chez Léa\\\"\",\n  \"id\": \"6BA7B810-9DAD-11D1-80B4-00C04FD430C8\",\n"
+        + "  \"name\": \"Café\"\n}\n")
+
+    let set = try TestSupport.prefs(["set", file, "items.0.name", "Food / drink", "--expand-data"])
+    #expect(set.status == 0, "\(set.stderr)")
+    #expect(set.stderr == "")
+    // The blob changed at that name alone, and the file only in the data's bytes: it is
+    // what the format's writer writes for the new value.
+    #expect(try Self.blob(file) == original.replacingOccurrences(of: "Groceries", with: "Food / drink"))
+    let written = try TestSupport.prefs(["convert", file, "--to", format, "-o", folder.path("rewritten")])
+    #expect(written.status == 0)
+    #expect(try folder.data("rewritten") == Data(contentsOf: URL(fileURLWithPath: file)))
+
+    let remove = try TestSupport.prefs(["remove", file, "items.1", "--expand-data"])
+    #expect(remove.status == 0, "\(remove.stderr)")
+    let names = try TestSupport.prefs(["get", file, "items", "--expand-data"])
+    #expect(names.stdout.contains("name: Food / drink\n"))
+    #expect(!names.stdout.contains("Café"))
+    #expect(try Self.blob(file).components(separatedBy: #""id":"#).count == 3)
+  }
+
+  @Test func aDomainsDataTakesKeyPathsToo() throws {
+    let store = try TestFolder()
+    let imported = try TestSupport.prefs(["import", "com.example.items", Self.items], store: store.url)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let set = try TestSupport.prefs(
+      ["set", "com.example.items", "items.2.name", "Tabs", "--expand-data", "--defaults-dir", store.url.path])
+    #expect(set.status == 0, "\(set.stderr)")
+    #expect(try Self.blob(store.path("com.example.items.plist")).hasSuffix(#""name":"Tabs"}]"#))
+    #expect(
+      try TestSupport.prefs(["get", "com.example.items", "items.2.name", "--expand-data"], store: store.url).stdout
+        == "Tabs\n")
+  }
+
+  @Test func standardInputIsPatchedInsideTheData() throws {
+    let input = try Data(contentsOf: URL(fileURLWithPath: Self.items))
+    let set = try TestSupport.prefs(["set", "-", "items.1.name", "Cafe", "--expand-data"], input: input)
+    #expect(set.status == 0, "\(set.stderr)")
+    let get = try TestSupport.prefs(["get", "-", "items.1.name", "--expand-data"], input: Data(set.stdout.utf8))
+    #expect(get.stdout == "Cafe\n")
+  }
+
+  @Test func withoutTheOptionAPathIntoTheDataNamesIt() throws {
+    let folder = try TestFolder()
+    let file = folder.path("Items.plist")
+    try FileManager.default.copyItem(atPath: Self.items, toPath: file)
+    for arguments in [
+      ["get", file, "items.0.name"], ["set", file, "items.0.name", "x"], ["remove", file, "items.0"],
+    ] {
+      let result = try TestSupport.prefs(arguments)
+      #expect(result.status == 66)
+      #expect(
+        result.stderr
+          == "prefs: error: \(file): items is a data, which has no '0'\n"
+          + "hint: the data holds JSON: --expand-data goes on into it\n")
+    }
+    #expect(try folder.data("Items.plist") == Data(contentsOf: URL(fileURLWithPath: Self.items)))
+  }
+
+  @Test func dataLeftAsDataSaysWhy() throws {
+    let folder = try TestFolder()
+    let file = try folder.write("broken.json", #"{"items": {"$data": "W3siYSI6"}}"#)
+    let result = try TestSupport.prefs(["set", file, "items.0.a", "1", "--expand-data"])
+    #expect(result.status == 66)
+    #expect(result.stderr.hasPrefix("prefs: error: \(file): items is a data, which has no '0'\n"))
+    #expect(result.stderr.contains("hint: it stays data: it is not valid JSON: "))
+  }
+}
+
+extension KeyPathCommandTests {
+  /// iTerm2's preferences keep an NSKeyedArchiver binary plist as data, in base64
+  /// lines that are not the ones the XML writer would give: a change inside it
+  /// changes only the lines of base64 that differ.
+  @Test(
+    .enabled(if: TestSupport.hasCorpus("plist/real-world"), "the corpus at ../shared/corpus is absent"))
+  func aChangeInsideITermsArchivedDataChangesOnlyItsBase64() throws {
+    let source = try #require(TestSupport.corpus("plist/real-world"))
+      .appendingPathComponent("com.googlecode.iterm2__fnichol.plist")
+    let folder = try TestFolder()
+    let original = try String(contentsOf: source, encoding: .utf8)
+    let file = try folder.write("com.googlecode.iterm2.plist", original)
+    let key = "NSTableView Sort Ordering v2 KeyBingingTable"
+    #expect(try TestSupport.prefs(["get", file, "\(key).$archiver", "--expand-data"]).stdout == "NSKeyedArchiver\n")
+    let set = try TestSupport.prefs(["set", file, "\(key).$version", "100001", "--expand-data"])
+    #expect(set.status == 0, "\(set.stderr)")
+    #expect(try TestSupport.prefs(["get", file, "\(key).$version", "--expand-data"]).stdout == "100001\n")
+    let before = original.split(separator: "\n", omittingEmptySubsequences: false)
+    let after = try folder.read("com.googlecode.iterm2.plist").split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(before.count == after.count)
+    let changed = zip(before, after).filter { $0 != $1 }
+    #expect(changed.count == 1)
+    #expect(changed.allSatisfy { $0.0.hasPrefix("\t") && $0.1.hasPrefix("\t") })
+  }
+}
+
+extension KeyPathCommandTests {
+  /// An export that shows the items as structure (`items: !json`) keeps showing them so.
+  @Test func setInsideDataShownAsStructureKeepsTheStructure() throws {
+    let folder = try TestFolder()
+    let file = folder.path("items.yaml")
+    #expect(try TestSupport.prefs(["convert", Self.items, "--expand-data", "-o", file]).status == 0)
+    let before = try folder.read("items.yaml")
+    let set = try TestSupport.prefs(["set", file, "items.1.name", "Tea", "--expand-data"])
+    #expect(set.status == 0, "\(set.stderr)")
+    #expect(try folder.read("items.yaml") == before.replacingOccurrences(of: "name: Café", with: "name: Tea"))
   }
 }

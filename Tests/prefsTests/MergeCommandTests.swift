@@ -262,7 +262,7 @@ import Testing
 
   static let git = TestSupport.executable(named: "git")
   /// The merge driver git-setup installs.
-  static let driver = "prefs merge %A %O %B --path %P --marker-size %L -L %X -L %S -L %Y"
+  static let driver = "prefs merge %A %O %B --path %P --marker-size %L -L %X -L %S -L %Y --expand-data"
 
   /// Two branches of one repository: each changes other keys of a binary plist and
   /// neighbouring lines of a YAML file. Returns the result of merging them.
@@ -747,6 +747,20 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: attributes))
   }
 
+  /// The driver before it merged data as structure is git-setup's own: upgraded, and
+  /// taken out by --remove.
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func theDriverWithoutExpandDataIsUpgradedAndRemoved() throws {
+    let repo = try Repository(git: try #require(Self.git))
+    let config = try String(contentsOfFile: repo.path(".git/config"), encoding: .utf8)
+    let before = "prefs merge %A %O %B --path %P --marker-size %L -L %X -L %S -L %Y"
+    try repo.run(["config", "merge.prefs.driver", before])
+    #expect(try repo.prefs(["git-setup"]).stdout.contains("set merge.prefs.driver = \(Self.driver) in "))
+    try repo.run(["config", "merge.prefs.driver", before])
+    #expect(try repo.prefs(["git-setup", "--remove"]).status == 0)
+    #expect(try String(contentsOfFile: repo.path(".git/config"), encoding: .utf8) == config)
+  }
+
   @Test(
     .enabled(if: git != nil, "git is not installed"),
     .enabled(if: TestSupport.corpus("xcode") != nil, "the corpus at ../shared/corpus is absent"))
@@ -1117,5 +1131,152 @@ extension MergeCommandTests {
     #expect(try repo.run(["status", "--porcelain"]).stdout == "UU project.pbxproj\n")
     let text = try String(contentsOf: URL(fileURLWithPath: repo.path("project.pbxproj")), encoding: .utf8)
     #expect(text.contains("<<<<<<< "))
+  }
+}
+
+// MARK: Data holding structure
+
+/// `--expand-data`: data holding JSON or a binary plist (the tutorial's items) merges
+/// as the structure it holds, in every format of the file around it and in git.
+extension MergeCommandTests {
+  static let items = TestSupport.packageRoot.appendingPathComponent("Samples/Items.plist").path
+
+  /// The tutorial's items in `format`, at `name` in `folder`, with item names changed.
+  static func itemsFile(
+    _ folder: TestFolder, _ name: String, format: String, renaming renames: [(index: Int, name: String)] = []
+  ) throws -> String {
+    let file = folder.path(name)
+    #expect(try TestSupport.prefs(["convert", items, "--to", format, "-o", file]).status == 0)
+    for rename in renames {
+      let set = try TestSupport.prefs(["set", file, "items.\(rename.index).name", rename.name, "--expand-data"])
+      #expect(set.status == 0, "\(set.stderr)")
+    }
+    return file
+  }
+
+  static func names(_ file: String) throws -> String {
+    try TestSupport.prefs(["get", file, "items", "--expand-data", "--to", "json"]).stdout
+  }
+
+  @Test(arguments: ["xml", "binary", "yaml", "json"])
+  func twoBranchesRenamingDifferentItemsMergeCleanly(format: String) throws {
+    let folder = try TestFolder()
+    let ext = format == "binary" ? "plist" : format
+    let base = try Self.itemsFile(folder, "base.\(ext)", format: format)
+    let current = try Self.itemsFile(folder, "current.\(ext)", format: format, renaming: [(0, "Food / drink")])
+    let other = try Self.itemsFile(folder, "other.\(ext)", format: format, renaming: [(1, "Tea")])
+    let expected = try Self.itemsFile(
+      folder, "expected.\(ext)", format: format, renaming: [(0, "Food / drink"), (1, "Tea")])
+    // Without the option the data conflicts whole.
+    let whole = try TestSupport.prefs(["merge", current, base, other, "-o", "-"])
+    #expect(whole.status == 1)
+    #expect(whole.stderr.hasPrefix("prefs: conflict: \(current): items: base "))
+    let merged = try TestSupport.prefs(["merge", current, base, other, "--expand-data"])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(merged.stderr == "")
+    // CURRENT's file with OTHER's rename in the data: the bytes both renames give.
+    #expect(try folder.data("current.\(ext)") == folder.data("expected.\(ext)"))
+    #expect(try Self.names(current) == Self.names(expected))
+  }
+
+  @Test(arguments: ["xml", "yaml", "json"])
+  func renamingOneItemTwiceConflictsAtItsNameMarkingTheData(format: String) throws {
+    let folder = try TestFolder()
+    let base = try Self.itemsFile(folder, "base.\(format)", format: format)
+    let current = try Self.itemsFile(folder, "current.\(format)", format: format, renaming: [(0, "Food"), (2, "Tabs")])
+    let other = try Self.itemsFile(folder, "other.\(format)", format: format, renaming: [(0, "Shopping")])
+    let conflicts = folder.path("conflicts.yaml")
+    let merged = try TestSupport.prefs(
+      ["merge", current, base, other, "--expand-data", "-o", "-", "--conflicts", conflicts])
+    #expect(merged.status == 1)
+    #expect(
+      merged.stderr.hasPrefix(
+        "prefs: conflict: \(current): items.0.name: base \"Groceries\", current \"Food\", other \"Shopping\"\n"))
+    #expect(merged.stdout.components(separatedBy: "<<<<<<< ").count == 2)
+    #expect(try folder.read("conflicts.yaml").contains("path: items.0.name\n"))
+    // Each side of the markers reads as that side's choice, with the other renames merged.
+    func side(_ keep: String) throws -> String {
+      var lines: [Substring] = []
+      var skipping = false
+      for line in merged.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("<<<<<<<") {
+          skipping = keep == "other"
+        } else if line == "=======" {
+          skipping = keep == "current"
+        } else if line.hasPrefix(">>>>>>>") {
+          skipping = false
+        } else if !skipping {
+          lines.append(line)
+        }
+      }
+      let file = folder.path("\(keep).resolved.\(format)")
+      try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+      return try Self.names(file)
+    }
+    let ours = try side("current")
+    let theirs = try side("other")
+    #expect(ours.contains(#""name": "Food""#) && ours.contains(#""name": "Tabs""#))
+    #expect(theirs.contains(#""name": "Shopping""#) && theirs.contains(#""name": "Tabs""#))
+  }
+
+  /// The tutorial's items and items as a plain `JSONEncoder` writes them (slashes
+  /// escaped), renamed on two branches and merged by the driver git-setup installs.
+  @Test(.enabled(if: git != nil, "git is not installed"))
+  func gitMergesRenamesOfDifferentItemsInsideTheData() throws {
+    let repo = try Repository(git: try #require(Self.git))
+    #expect(try repo.prefs(["git-setup"]).status == 0)
+    try FileManager.default.copyItem(atPath: Self.items, toPath: repo.path("Items.plist"))
+    let escaped = #"[{"id":"a","name":"Milk","url":"https:\/\/example.com\/milk"},{"id":"b","name":"Bread"}]"#
+    let plist = try Format.xml.codec.encode(["items": .data(Data(escaped.utf8))])
+    try plist.write(to: URL(fileURLWithPath: repo.path("Encoded.plist")))
+    try repo.run(["add", "-A"])
+    try repo.run(["commit", "-q", "-m", "items"])
+    func rename(_ file: String, _ index: Int, _ name: String) throws {
+      let set = try repo.prefs(["set", file, "items.\(index).name", name, "--expand-data"])
+      #expect(set.status == 0, "\(set.stderr)")
+    }
+    try repo.run(["checkout", "-q", "-b", "topic"])
+    try rename("Items.plist", 1, "Café au lait")
+    try rename("Encoded.plist", 1, "Rye / wheat")
+    try repo.run(["commit", "-q", "-am", "topic renames the second items"])
+    try repo.run(["checkout", "-q", "main"])
+    try rename("Items.plist", 0, "Food")
+    try rename("Encoded.plist", 0, "Oat milk")
+    try repo.run(["commit", "-q", "-am", "main renames the first items"])
+    let merged = try repo.run(["merge", "--no-edit", "topic"])
+    #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+    #expect(!merged.stdout.contains("CONFLICT"))
+    #expect(try repo.run(["status", "--porcelain"]).stdout == "")
+    let names = try repo.prefs(["get", "Items.plist", "items", "--expand-data", "--to", "json"]).stdout
+    #expect(names.contains(#""name": "Food""#) && names.contains(#""name": "Café au lait""#))
+    let encoded = try repo.prefs(["get", "Encoded.plist", "items", "--expand-data"]).stdout
+    #expect(encoded == "- id: a\n  name: Oat milk\n  url: https://example.com/milk\n- id: b\n  name: Rye / wheat\n")
+    // The blob is still as a plain JSONEncoder writes it.
+    let value = try Format.read(Data(contentsOf: URL(fileURLWithPath: repo.path("Encoded.plist")))).value
+    #expect(
+      value.dictionaryValue?["items"]
+        == .data(
+          Data(
+            #"[{"id":"a","name":"Oat milk","url":"https:\/\/example.com\/milk"},{"id":"b","name":"Rye \/ wheat"}]"#
+              .utf8)))
+    // The history shows each side's commit on its own, and the merge.
+    let log = try repo.run(["log", "-p", "--no-color", "--format=%s", "--", "Encoded.plist"]).stdout
+    #expect(log.contains("topic renames the second items\n"))
+    #expect(log.contains("main renames the first items\n"))
+    #expect(try repo.run(["log", "--format=%s", "-1"]).stdout == "Merge branch 'topic'\n")
+    // The same item renamed on both branches conflicts at its name.
+    try repo.run(["checkout", "-q", "-b", "again"])
+    try rename("Items.plist", 0, "Shopping")
+    try repo.run(["commit", "-q", "-am", "again"])
+    try repo.run(["checkout", "-q", "main"])
+    try rename("Items.plist", 0, "Groceries")
+    try repo.run(["commit", "-q", "-am", "back"])
+    let conflict = try repo.run(["merge", "--no-edit", "again"])
+    #expect(conflict.status != 0)
+    #expect(
+      conflict.stderr.contains(
+        "prefs: conflict: Items.plist: items.0.name: base \"Food\", HEAD \"Groceries\", again \"Shopping\""),
+      "\(conflict.stderr)")
+    #expect(try repo.run(["status", "--porcelain"]).stdout == "UU Items.plist\n")
   }
 }

@@ -62,6 +62,14 @@ package struct JSONSyntax: TextSyntax {
 
   package func spacesEntriesOnALine(in text: [UInt8]) -> Bool { spacedOneLine(text) }
 
+  package func showsEmbeddedData(_ node: SourceMap.Node, in text: [UInt8]) -> Bool {
+    guard node.flags.contains(.tagged), let open = text[node.value].firstIndex(of: UInt8(ascii: "{")) else {
+      return false
+    }
+    let start = text[(open + 1)..<node.value.upperBound].drop { JSONGrammar.isSpace($0) }
+    return EmbeddedData.Kind.allCases.contains { start.starts(with: Array("\"\($0.jsonKey)\"".utf8)) }
+  }
+
   /// Whether a document written on one line puts spaces after `:` (`{"a": 1}`), or
   /// none, as compact JSON does.
   private func spacedOneLine(_ text: [UInt8]) -> Bool {
@@ -76,6 +84,7 @@ package struct JSONSyntax: TextSyntax {
     writer.path = context.path.components
     writer.spacedOneLine = spacedOneLine(context.text)
     writer.escapesSlashes = escapesSlashes
+    if context.showsEmbeddedData { writer.expansions = EmbeddedData.expansions(in: value) }
     try writer.write(value)
     let bytes = Array(try out.data)
     guard !context.inline, bytes.contains(0x0A) else { return bytes }

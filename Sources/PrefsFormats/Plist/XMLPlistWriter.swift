@@ -279,8 +279,11 @@ struct XMLPlistWriter {
   }
 
   /// Base64 in lines of `76 - 8 * depth` characters, indented like CF (at most 8 tabs).
+  /// A fragment's depth counts the levels of its ``linePrefix`` too, so that patched
+  /// data keeps the lines CF gives it where it stands.
   private func base64(_ data: Data, depth: Int) throws {
-    let tabs = min(depth, 8)
+    let prefixLevels = indentUnit.isEmpty ? 0 : linePrefix.count / indentUnit.count
+    let tabs = min(depth + prefixLevels, 8)
     try Base64.encode(data, lineLength: 76 - 8 * tabs) { characters in
       // Tabs whatever the document's indentation, as CF writes them.
       for _ in 0..<tabs { try out.write(0x09) }

@@ -66,6 +66,19 @@ package struct YAMLSyntax: TextSyntax {
     return i - position
   }
 
+  package func showsEmbeddedData(_ node: SourceMap.Node, in text: [UInt8]) -> Bool {
+    guard node.flags.contains(.tagged) else { return false }
+    // The anchor and the tag before the content, in either order.
+    let isBlank = { (byte: UInt8) in [0x20, 0x09, 0x0A, 0x0D].contains(byte) }
+    var rest = text[node.value]
+    while let first = rest.first, first == UInt8(ascii: "&") || first == UInt8(ascii: "!") {
+      let token = rest.prefix { !isBlank($0) }
+      if first == UInt8(ascii: "!") { return EmbeddedData.Kind(yamlTag: String(decoding: token, as: UTF8.self)) != nil }
+      rest = rest.dropFirst(token.count).drop(while: isBlank)
+    }
+    return false
+  }
+
   package func entryStart(of node: SourceMap.Node, in text: [UInt8]) -> Int {
     if let key = node.key { return key.lowerBound }
     // A block sequence item starts at its `-`, which may stand on the line above
@@ -83,8 +96,8 @@ package struct YAMLSyntax: TextSyntax {
   package func value(_ value: PrefValue, replacing node: SourceMap.Node, context: FragmentContext) throws -> [UInt8]? {
     let isCollection = value.arrayValue.map { !$0.isEmpty } ?? value.dictionaryValue.map { !$0.isEmpty } ?? false
     let wasBlock = node.hasChildren && !isFlow(node, in: context.text)
-    // Block style needs its own lines: the entry is rewritten.
-    if !context.inFlow, isCollection || wasBlock { return nil }
+    // Block style needs its own lines: the entry is rewritten (data shown as structure too).
+    if !context.inFlow, isCollection || wasBlock || context.showsEmbeddedData { return nil }
     let start = contentStart(node, in: context.text)
     // (A null written as nothing may end the text.)
     let quote = start < context.text.count ? context.text[start] : 0
@@ -119,7 +132,10 @@ package struct YAMLSyntax: TextSyntax {
   ) throws -> [UInt8] {
     let out = ByteWriter()
     let unit = context.layout.indentUnit.first == 0x20 ? context.layout.indentUnit.count : 2
-    let emitter = try YAMLEmitter(writer: out, sortKeys: false, indent: unit, flow: context.inFlow)
+    let emitter = try YAMLEmitter(
+      writer: out, sortKeys: false,
+      expansions: context.showsEmbeddedData ? EmbeddedData.expansions(in: value) : [:], indent: unit,
+      flow: context.inFlow)
     try emitter.entry(key: key, value: value, quoted: quoted)
     var bytes = Array(try out.data)[...]
     while bytes.last == 0x0A { bytes = bytes.dropLast() }

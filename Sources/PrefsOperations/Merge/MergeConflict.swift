@@ -24,6 +24,13 @@ public struct MergeConflict: Sendable, Equatable {
   /// Why the values conflict, when they alone do not say it (both sides of an Xcode
   /// project added one file under IDs of their own); nil when they do.
   public let reason: String?
+  /// For data holding JSON or a binary plist whose structures were merged
+  /// (``ThreeWayMerge/Options/expandData``): the conflicts inside it, with key paths
+  /// that go on into the data (`items.0.name`). This conflict is then the whole data
+  /// value, which a text marks as one entry (markers cannot stand inside base64):
+  /// ``current`` is the merged structure with CURRENT's values at those conflicts (the
+  /// merged value holds it), ``other`` the same with OTHER's, each in its side's bytes.
+  public let embedded: [MergeConflict]
   /// For a key CURRENT removed: the key before it in OTHER that the merged dictionary
   /// has, so that OTHER's entry can be shown where it would go.
   let precedingKey: String?
@@ -33,8 +40,9 @@ public struct MergeConflict: Sendable, Equatable {
 
   init(
     path: PrefKeyPath, items: Range<Int>? = nil, base: PrefValue?, current: PrefValue?, other: PrefValue?,
-    precedingKey: String? = nil, reason: String? = nil
+    precedingKey: String? = nil, reason: String? = nil, embedded: [MergeConflict] = []
   ) {
+    self.embedded = embedded
     self.path = path
     self.items = items
     self.base = base
@@ -49,6 +57,27 @@ public struct MergeConflict: Sendable, Equatable {
   public var location: String {
     guard let document else { return locationInDocument }
     return path.components.isEmpty && items == nil ? document : document + " " + locationInDocument
+  }
+
+  /// The conflicts to tell the user of: this one, or those inside the data it is
+  /// (``embedded``), in their document.
+  public var reported: [MergeConflict] {
+    guard !embedded.isEmpty else { return [self] }
+    return embedded.flatMap { inner in
+      var inner = inner
+      inner.document = document
+      return inner.reported
+    }
+  }
+
+  /// This conflict with its key path relative to `prefix`, which it starts with: the
+  /// conflict as it stands in the value at `prefix`.
+  func relative(to prefix: PrefKeyPath) -> MergeConflict {
+    var copy = MergeConflict(
+      path: PrefKeyPath(Array(path.components.dropFirst(prefix.components.count))), items: items, base: base,
+      current: current, other: other, precedingKey: precedingKey, reason: reason, embedded: embedded)
+    copy.document = document
+    return copy
   }
 
   /// ``location`` within the conflict's document.

@@ -33,11 +33,21 @@ public enum ThreeWayMerge {
     /// Fields tried, in order, on arrays of dictionaries no ``arrayKeys`` entry names:
     /// the first that every item of the three arrays has, with values unique in each.
     public var identityFields: [String]
+    /// Whether data both sides changed, where each side that has it holds JSON or a
+    /// binary plist of one kind (``EmbeddedDocument``), merges as the structures it
+    /// holds, so that changes to different items merge cleanly. The merged structure
+    /// is written as CURRENT's data changed where it changed (an unchanged blob keeps
+    /// its bytes); a conflict inside is one conflict of the whole data value, with the
+    /// inner conflicts in ``MergeConflict/embedded``.
+    public var expandData: Bool
 
     /// Options with these identity fields (the built-in ones when `identityFields` is nil).
-    public init(arrayKeys: [(array: KeyGlob, field: [String])] = [], identityFields: [String]? = nil) {
+    public init(
+      arrayKeys: [(array: KeyGlob, field: [String])] = [], identityFields: [String]? = nil, expandData: Bool = false
+    ) {
       self.arrayKeys = arrayKeys
       self.identityFields = identityFields ?? ArrayIdentity.fields
+      self.expandData = expandData
     }
 
     /// Parses `KEYPATH=FIELD` as `--array-key` takes it; nil when there is no `=`.
@@ -90,9 +100,61 @@ private struct Merger {
       return .array(mergeArrays(b, c, o, at: path))
     case (nil, .array(let c)?, .array(let o)?):
       return .array(mergeArrays([], c, o, at: path))
+    case (_, .data(let c)?, .data(let o)?) where options.expandData && (base == nil || base?.kind == .data):
+      guard case .data(let b)? = base else { return mergeData(nil, c, o, at: path) }
+      return mergeData(b, c, o, at: path)
     default:
       conflicts.append(MergeConflict(path: path, base: base, current: current, other: other))
       return current
+    }
+  }
+
+  // MARK: Data holding structure
+
+  /// Data both sides changed, merged as the structures it holds when every side that
+  /// has it holds one of the same kind; else a conflict of the whole value, whose
+  /// reason says why the data stays data.
+  mutating func mergeData(_ b: Data?, _ c: Data, _ o: Data, at path: PrefKeyPath) -> PrefValue {
+    let sides = [("BASE", b), ("CURRENT", c), ("OTHER", o)]
+    let documents = sides.map { $0.1.flatMap(EmbeddedDocument.init) }
+    func conflict(_ reason: String) -> PrefValue {
+      conflicts.append(
+        MergeConflict(path: path, base: b.map(PrefValue.data), current: .data(c), other: .data(o), reason: reason))
+      return .data(c)
+    }
+    for (index, (side, data)) in sides.enumerated() {
+      guard let data, documents[index] == nil else { continue }
+      // Opaque data on every side (an image, an archive) is a plain conflict.
+      guard documents.contains(where: { $0 != nil }) else { break }
+      var why = "it holds neither JSON nor a binary plist"
+      if case .leftAsData(_, let reason) = EmbeddedData.inspect(data) { why = reason }
+      return conflict("the data is merged whole, for \(side)'s stays data: \(why)")
+    }
+    guard let current = documents[1], let other = documents[2] else {
+      conflicts.append(MergeConflict(path: path, base: b.map(PrefValue.data), current: .data(c), other: .data(o)))
+      return .data(c)
+    }
+    let kinds = Set(documents.compactMap { $0?.kind })
+    guard kinds.count == 1 else {
+      return conflict("the data is merged whole, for the sides hold JSON and a binary plist")
+    }
+    // Merged at the data's own path, so that identity rules name arrays inside by their whole path.
+    let first = conflicts.count
+    let merged = merge(documents[0]?.value, current.value, other.value, at: path) ?? current.value
+    let inner = Array(conflicts[first...])
+    conflicts.removeSubrange(first...)
+    do {
+      let currentBytes = try current.bytes(for: merged)
+      guard !inner.isEmpty else { return .data(currentBytes) }
+      let otherBytes = try other.bytes(for: merged.resolving(inner.map { $0.relative(to: path) }, to: .other))
+      conflicts.append(
+        MergeConflict(
+          path: path, base: b.map(PrefValue.data), current: .data(currentBytes), other: .data(otherBytes),
+          embedded: inner))
+      return .data(currentBytes)
+    } catch {
+      return conflict(
+        "the data is merged whole, for the merged structure cannot be written in it: \(PrefsError.text(of: error))")
     }
   }
 

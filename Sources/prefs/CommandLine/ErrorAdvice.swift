@@ -41,6 +41,10 @@ enum ErrorAdvice {
         "for the bytes \(text) in hex, give -data \(text); "
           + "for what it means in base64, give those bytes in hex: -data \(hexBytes(base64))"
       ]
+    case .embeddedStructure(let format, let cause):
+      return hints(for: cause) + [
+        "the data holds \(format == "json" ? "JSON" : "a binary plist"): --expand-data goes on into it"
+      ]
     case .severalDocuments:
       return ["convert, get, set and remove pick one with --document N (from 0) or --document KIND/NAME"]
     case .noSuchKey(_, _, _, needsParents: true):

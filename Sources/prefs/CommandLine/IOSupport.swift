@@ -220,14 +220,20 @@ enum Documents {
 
   /// Prints a value as `read` and `get` do: a scalar raw, as `defaults read` does
   /// (`booleanWords`: `true`/`false` instead of 1/0), a container as YAML.
-  static func show(_ value: PrefValue, sortKeys: Bool, booleanWords: Bool = false, console: Console) throws {
+  static func show(
+    _ value: PrefValue, sortKeys: Bool, booleanWords: Bool = false, expandData: Bool = false, console: Console
+  ) throws {
     if case .data(let data) = value, isatty(1) == 1, data.count > hexBytesPerLine {
       // On a terminal, long data is shown in lines, not one endless line of hex.
       try console.out(hexLines(data))
     } else if let raw = ValueText.raw(value, booleanWords: booleanWords) {
       try console.out(raw + "\n")
     } else {
-      try console.outData(try Format.yaml.codec.encode(value, options: WriteOptions(sortKeys: sortKeys)))
+      // With `expandData`, through the pass that shows blobs as structure.
+      let options = WriteOptions(sortKeys: sortKeys, expandData: expandData)
+      try console.outData(
+        expandData
+          ? try Format.yaml.encode(value, options: options) : try Format.yaml.codec.encode(value, options: options))
     }
   }
 

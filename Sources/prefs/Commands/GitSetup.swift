@@ -53,8 +53,11 @@ enum GitSetup {
 
   /// The merge driver: the path and git's labels (%X %S %Y, which git expands from
   /// 2.44 on; older gits leave them as written, and prefs merge then asks git) name
-  /// the file and the sides; %L is the marker size.
-  static let driver = "prefs merge %A %O %B --path %P --marker-size %L -L %X -L %S -L %Y"
+  /// the file and the sides; %L is the marker size. Data holding JSON or a binary
+  /// plist merges as its structure (`--expand-data`): it changes only where both
+  /// sides changed it, which would otherwise conflict whole, and an unchanged blob
+  /// keeps its bytes.
+  static let driver = "prefs merge %A %O %B --path %P --marker-size %L -L %X -L %S -L %Y --expand-data"
   /// textconv for `diff=prefs`: only what git takes for binary becomes YAML.
   static let binaryTextconv = "prefs textconv --binary-only"
 
@@ -67,8 +70,11 @@ enum GitSetup {
   /// What `--textconv` adds to ``settings``.
   static let yamlTextconv: (key: String, value: String) = ("diff.prefs-yaml.textconv", "prefs textconv")
   /// Values an older git-setup wrote, which it upgrades and `--remove` takes out.
-  static let olderValues: [String: String] = [
-    "diff.prefs.textconv": "prefs textconv", "merge.prefs.driver": "prefs merge %A %O %B",
+  static let olderValues: [String: [String]] = [
+    "diff.prefs.textconv": ["prefs textconv"],
+    "merge.prefs.driver": [
+      "prefs merge %A %O %B", "prefs merge %A %O %B --path %P --marker-size %L -L %X -L %S -L %Y",
+    ],
   ]
   static let defaultExtensions = ["plist", "pbxproj"]
 
@@ -90,7 +96,7 @@ enum GitSetup {
   /// Whether `set` is `value` (or the older form of it) naming prefs in any way:
   /// `prefs`, or a path to a binary called prefs, quoted or not.
   static func isOurs(_ set: String, key: String, value: String) -> Bool {
-    [value, olderValues[key]].compactMap { $0 }.contains { ours in
+    ([value] + (olderValues[key] ?? [])).contains { ours in
       let tail = ours.dropFirst("prefs".count)
       guard set.hasSuffix(tail) else { return false }
       var named = set.dropLast(tail.count)

@@ -6,6 +6,12 @@ private let keyPathArgument = ArgumentSpec(
   help:
     "Keys and array indexes joined by dots (a.b.0.c, items.-1); a key with dots that exists is found "
     + "(com.apple.x); \\. is a literal dot.")
+/// `--expand-data` as the key-path verbs take it.
+private let expandData = OptionSpec(
+  Options.expandData.name, long: Options.expandData.long,
+  help:
+    "Let the key path go on into data that holds JSON or a binary plist (items.0.name); a change there "
+    + "changes the data's bytes only where its structure changed, in its own style.")
 private let fileArgument = ArgumentSpec(
   name: "FILE",
   help: "A preference file (or a domain name); - is standard input (set and remove then write to standard output).")
@@ -20,38 +26,43 @@ enum GetValue {
       terminal), a dictionary or array as YAML; --to prints the value in that format. \
       -o FILE always writes the file, in the format --to or its extension gives. \
       A missing key exits 66. In a YAML stream of several documents, --document \
-      picks one (its index from 0, or KIND/NAME); without it, get lists them and exits 65.
+      picks one (its index from 0, or KIND/NAME); without it, get lists them and exits 65. \
+      With --expand-data the key path goes on into data that holds JSON or a binary \
+      plist, and such data is printed as the structure it holds.
       """,
     arguments: [fileArgument, keyPathArgument],
     options: [
-      Options.to, Options.output, Options.from, Options.document, Options.dropNulls, Options.yamlVersion,
-      Options.allowDuplicateKeys,
+      Options.to, Options.output, Options.from, Options.document, expandData, Options.dropNulls,
+      Options.yamlVersion, Options.allowDuplicateKeys,
     ] + Options.store,
     examples: [
       ("prefs get Samples/UserSettings.yaml ringtone", "Print one value (Chimes)."),
       ("prefs get Samples/UserSettings.plist isAccountPrivate --to json", "Print a value as JSON."),
+      ("prefs get Samples/Items.plist items.0.name --expand-data", "Print a name inside the JSON items data."),
     ],
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let source = arguments.positionals[0]
     let root = try Documents.readFileOrDomain(source, arguments: arguments, console: console)
-    let value: PrefValue
+    let expanding = arguments.has(expandData)
+    var value: PrefValue
     do {
-      value = try root.value(at: PrefKeyPath.parse(arguments.positionals[1]))
+      value = try root.value(at: PrefKeyPath.parse(arguments.positionals[1]), expandingData: expanding)
     } catch let error as PrefsError {
       throw error.inFile(displayName(source))
     }
+    if expanding, case .data(let data) = value, let blob = EmbeddedDocument(data) { value = blob.value }
     // -o always writes its file, in the format --to or its extension gives.
     let output = arguments.value(Options.output)
     let toFile = output != nil && output != "-"
     if let format = try arguments.outputFormat() ?? (toFile ? Documents.outputFormat(arguments: arguments) : nil) {
       try Documents.write(
         value, format: format, to: arguments.value(Options.output),
-        options: WriteOptions(dropNulls: arguments.dropsNulls),
+        options: WriteOptions(expandData: expanding, dropNulls: arguments.dropsNulls),
         console: console)
     } else {
-      try Documents.show(value, sortKeys: false, booleanWords: true, console: console)
+      try Documents.show(value, sortKeys: false, booleanWords: true, expandData: expanding, console: console)
     }
     return Console.Status.success
   }
@@ -77,17 +88,26 @@ enum SetValue {
       missing file is an error unless --create makes it (in the format of its \
       extension). FILE - patches standard input the same way onto standard output. \
       In a YAML stream of several documents, --document picks the one to change \
-      (its index from 0, or KIND/NAME), and the other documents keep their bytes.
+      (its index from 0, or KIND/NAME), and the other documents keep their bytes. \
+      With --expand-data the key path goes on into data that holds JSON or a binary \
+      plist: the data's JSON text changes only where its structure changed, keeping \
+      its spacing, key order and escaping (a binary plist is written anew), and in \
+      the file only the data's bytes change.
       """,
     arguments: [fileArgument, keyPathArgument, ArgumentSpec(name: "VALUE", help: "The new value.")],
     options: [Options.type] + Options.scalarTypeWords + [
-      createParents, create, Options.document, Options.force, Options.dropNulls, Options.allowDuplicateKeys,
+      createParents, create, Options.document, expandData, Options.force, Options.dropNulls,
+      Options.allowDuplicateKeys,
     ] + Options.store,
     examples: [
       ("prefs set settings.plist window.width 1024 --type integer", "Set a nested integer."),
       ("prefs set settings.plist window.width -int 1024", "The same, with the type word of defaults."),
       ("prefs set settings.yaml a.b.c on -p", "Create a and b as needed; stores the string \"on\"."),
       ("prefs set new.yaml name ada --create", "Make new.yaml holding name: ada."),
+      (
+        "prefs set Items.plist items.0.name Groceries --expand-data",
+        "Rename the first item inside the JSON items data."
+      ),
     ],
     run: run)
 
@@ -101,6 +121,7 @@ enum SetValue {
     let type = arguments.typeName(Options.type) ?? word.flatMap { try? Write.typeName(ofOption: $0.name, value: "") }
     let typed = try type.map { try ValueText.parse(text, as: $0, hexData: word?.name == "word-data") }
     let path = PrefKeyPath.parse(arguments.positionals[1])
+    let expanding = arguments.has(expandData)
     var warning: String?
     try editFile(arguments, console, creating: arguments.has(create)) { root in
       // Without --type, the value keeps the type of what it replaces (never a silent "false").
@@ -108,11 +129,12 @@ enum SetValue {
       if value == nil {
         let readsAs: PrefValue?
         (value, readsAs) = try ValueText.parseUntyped(
-          text, existing: try? root.value(at: path), key: arguments.positionals[1])
+          text, existing: try? root.value(at: path, expandingData: expanding), key: arguments.positionals[1])
         warning = readsAs.map { ErrorAdvice.storedAsString(text, at: arguments.positionals[1], readsAs: $0) }
       }
       return try root.setting(
-        value!, at: path, createMissing: arguments.has(createParents), depthLimit: try arguments.readOptions().maxDepth)
+        value!, at: path, createMissing: arguments.has(createParents), depthLimit: try arguments.readOptions().maxDepth,
+        expandingData: expanding)
     }
     if let warning { console.err("prefs: warning: \(warning)") }
     return Console.Status.success
@@ -127,16 +149,23 @@ enum RemoveValue {
     discussion: """
       Only the bytes of the entry go: comments, order and layout stay. In a YAML \
       stream of several documents, --document picks the one to change (its index \
-      from 0, or KIND/NAME), and the other documents keep their bytes.
+      from 0, or KIND/NAME), and the other documents keep their bytes. With \
+      --expand-data the key path goes on into data that holds JSON or a binary \
+      plist, which loses only the bytes of the entry.
       """,
     arguments: [fileArgument, keyPathArgument],
-    options: [Options.document, Options.force, Options.dropNulls, Options.allowDuplicateKeys] + Options.store,
-    examples: [("prefs remove settings.json items.2", "Remove the third item.")],
+    options: [Options.document, expandData, Options.force, Options.dropNulls, Options.allowDuplicateKeys]
+      + Options.store,
+    examples: [
+      ("prefs remove settings.json items.2", "Remove the third item."),
+      ("prefs remove Items.plist items.1 --expand-data", "Remove the second item of the JSON items data."),
+    ],
     run: run)
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let path = PrefKeyPath.parse(arguments.positionals[1])
-    try editFile(arguments, console) { root in try root.removing(at: path) }
+    let expanding = arguments.has(expandData)
+    try editFile(arguments, console) { root in try root.removing(at: path, expandingData: expanding) }
     return Console.Status.success
   }
 }

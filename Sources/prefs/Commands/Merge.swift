@@ -20,6 +20,11 @@ enum Merge {
     "path", long: ["path"], arity: .one, kind: .text(placeholder: "PATH"),
     help: "The file's path in the repository, as git's %P gives it: messages name it, its extension decides "
       + "the format, and the repository's .prefs-merge file gives its arrays' identity fields.")
+  static let expandData = OptionSpec(
+    Options.expandData.name, long: Options.expandData.long,
+    help:
+      "Merge data that holds JSON or a binary plist, where both sides changed it, as the structure it holds "
+      + "(items by id); a conflict inside marks the whole data entry and names the key path inside.")
   static let markerSize = OptionSpec(
     "marker-size", long: ["marker-size"], arity: .one, kind: .text(placeholder: "N"),
     help: "Make conflict markers N characters long, as git's %L says (default: 7).")
@@ -29,8 +34,8 @@ enum Merge {
     summary: "Merge the changes from BASE to OTHER into CURRENT, setting by setting.",
     discussion: """
       Arguments come in git merge-file's order, so that 'git config merge.prefs.driver \
-      "prefs merge %A %O %B --path %P --marker-size %L -L %X -L %S -L %Y"' makes it \
-      git's merge driver ('prefs git-setup' sets that up); --path names the file, \
+      "prefs merge %A %O %B --path %P --marker-size %L -L %X -L %S -L %Y --expand-data"' \
+      makes it git's merge driver ('prefs git-setup' sets that up); --path names the file, \
       and messages and markers name it and the sides (git 2.44 and later expand \
       %X %S %Y; with an older git, prefs asks git for HEAD, the branch merged and \
       the merge base). Dictionaries merge key by key; arrays merge by a three-way \
@@ -48,8 +53,13 @@ enum Merge {
       cannot be merged by value (a reader refuses it, or the result cannot be \
       written in its format), its lines are merged by git merge-file, as git \
       would without the driver (a binary file keeps CURRENT, with a conflict), \
-      and one line on standard error says why. Exits 0 when the merge is clean, \
-      1 when there are conflicts (after a line merge, their number).
+      and one line on standard error says why. With --expand-data, data both \
+      sides changed that holds JSON or a binary plist of one kind on every side \
+      merges as that structure, written as CURRENT's data changed only where the \
+      structure changed; a conflict inside marks the whole data entry (markers \
+      cannot stand inside base64) and names the key path inside it, and data left \
+      as data says why. Exits 0 when the merge is clean, 1 when there are \
+      conflicts (after a line merge, their number).
       """,
     arguments: [
       ArgumentSpec(name: "CURRENT", help: "Our version; the result is written here unless -o."),
@@ -57,7 +67,8 @@ enum Merge {
       ArgumentSpec(name: "OTHER", help: "Their version, whose changes are merged in."),
     ],
     options: [
-      Options.output, arrayKey, conflictsFile, label, path, markerSize, Options.dropNulls, Options.yamlVersion,
+      Options.output, arrayKey, conflictsFile, label, path, markerSize, expandData, Options.dropNulls,
+      Options.yamlVersion,
     ],
     examples: [
       ("prefs merge ours.plist base.plist theirs.plist", "Merge their changes into ours.plist."),
@@ -78,7 +89,7 @@ enum Merge {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let paths = (current: arguments.positionals[0], base: arguments.positionals[1], other: arguments.positionals[2])
-    var options = ThreeWayMerge.Options()
+    var options = ThreeWayMerge.Options(expandData: arguments.has(expandData))
     for text in arguments.all(arrayKey) {
       guard let key = ThreeWayMerge.Options.arrayKey(text) else {
         throw ArgumentParser.usageError("--array-key takes KEYPATH=FIELD, not '\(text)'", spec)
@@ -145,7 +156,8 @@ enum Merge {
     if merged.hasMarkers || merged.data != versions.current.data || output != paths.current {
       try write(merged.data)
     }
-    let conflicts = merged.result.conflicts
+    // A conflict inside data holding a blob is told by its key path inside.
+    let conflicts = merged.result.conflicts.flatMap(\.reported)
     // A conflict is in the file being merged, wherever the result is written.
     let conflictFile = output == "-" ? name : outputName
     for conflict in conflicts {
