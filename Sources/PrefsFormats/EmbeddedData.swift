@@ -55,7 +55,9 @@ public enum EmbeddedData {
     if data.starts(with: Array("bplist00".utf8)) {
       kind = .plist
     } else if let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }),
-      first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+      first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+      // Bytes that are not UTF-8 are no JSON text, whatever their first byte (a UUID's 16 bytes).
+      String(validating: data, as: UTF8.self) != nil
     {
       kind = .json
     } else {

@@ -68,6 +68,11 @@ import Testing
     #expect(EmbeddedData.inspect(Data(text.utf8)).isOpaque)
   }
 
+  @Test func bytesThatAreNotUTF8AreOpaqueThoughTheyStartWithABrace() {
+    // A 16-byte UUID whose first byte is `{`.
+    #expect(EmbeddedData.inspect(Data([0x7B, 0xC3, 0x28, 0xFF] + Array(repeating: 0x01, count: 12))).isOpaque)
+  }
+
   @Test func randomBytesAndForeignBinaryPlistsStayData() {
     #expect(EmbeddedData.expand(Data([0xFF, 0x00, 0x7B])) == nil)
     #expect(EmbeddedData.expand(Data("bplist00garbage".utf8)) == nil)

@@ -420,7 +420,7 @@ import Testing
     #expect(first.status == 0)
     #expect(
       first.stdout == """
-        set diff.prefs.textconv = prefs textconv --binary-only in the repository's git config
+        set diff.prefs.textconv = prefs textconv --binary-only --expand-data in the repository's git config
         set merge.prefs.name = prefs: structural merge of plists, YAML and JSON in the repository's git config
         set merge.prefs.driver = \(Self.driver) in the repository's git config
         added '*.plist diff=prefs merge=prefs' to \(repo.path(".gitattributes"))
@@ -734,7 +734,7 @@ import Testing
     let attributes = repo.path(".gitattributes")
     #expect(
       upgrade.stdout == """
-        set diff.prefs.textconv = prefs textconv --binary-only in the repository's git config
+        set diff.prefs.textconv = prefs textconv --binary-only --expand-data in the repository's git config
         set merge.prefs.driver = \(Self.driver) in the repository's git config
         changed '*.pbxproj diff=prefs merge=prefs' to '*.pbxproj merge=prefs' in \(attributes) (a text format diffs as text)
         changed '*.yaml diff=prefs merge=prefs' to '*.yaml merge=prefs' in \(attributes) (a text format diffs as text)
@@ -767,7 +767,7 @@ import Testing
   func anXcodeProjectAskedToDiffAsYAMLKeepsItsObjectsNames() throws {
     let repo = try Repository(git: try #require(Self.git))
     let setup = try repo.prefs(["git-setup", "--textconv", "pbxproj"])
-    #expect(setup.stdout.contains("set diff.prefs-yaml.textconv = prefs textconv in"), "\(setup.stdout)")
+    #expect(setup.stdout.contains("set diff.prefs-yaml.textconv = prefs textconv --expand-data in"), "\(setup.stdout)")
     #expect(setup.stdout.contains("added '*.pbxproj diff=prefs-yaml merge=prefs' to"), "\(setup.stdout)")
     let project = try #require(TestSupport.corpus("xcode")).appendingPathComponent("SnapKit-a3fa2fb.pbxproj")
     try FileManager.default.copyItem(at: project, to: URL(fileURLWithPath: repo.path("project.pbxproj")))

@@ -84,7 +84,9 @@ package struct JSONSyntax: TextSyntax {
     writer.path = context.path.components
     writer.spacedOneLine = spacedOneLine(context.text)
     writer.escapesSlashes = escapesSlashes
-    if context.showsEmbeddedData { writer.expansions = EmbeddedData.expansions(in: value) }
+    if context.showsEmbeddedData {
+      writer.expansions = EmbeddedData.expansions(in: value, mode: .readBack, warnings: Warnings())
+    }
     try writer.write(value)
     let bytes = Array(try out.data)
     guard !context.inline, bytes.contains(0x0A) else { return bytes }

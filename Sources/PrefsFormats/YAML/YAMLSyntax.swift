@@ -134,7 +134,8 @@ package struct YAMLSyntax: TextSyntax {
     let unit = context.layout.indentUnit.first == 0x20 ? context.layout.indentUnit.count : 2
     let emitter = try YAMLEmitter(
       writer: out, sortKeys: false,
-      expansions: context.showsEmbeddedData ? EmbeddedData.expansions(in: value) : [:], indent: unit,
+      expansions: context.showsEmbeddedData
+        ? EmbeddedData.expansions(in: value, mode: .readBack, warnings: Warnings()) : [:], indent: unit,
       flow: context.inFlow)
     try emitter.entry(key: key, value: value, quoted: quoted)
     var bytes = Array(try out.data)[...]

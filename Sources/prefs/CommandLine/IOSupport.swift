@@ -229,8 +229,10 @@ enum Documents {
     } else if let raw = ValueText.raw(value, booleanWords: booleanWords) {
       try console.out(raw + "\n")
     } else {
-      // With `expandData`, through the pass that shows blobs as structure.
-      let options = WriteOptions(sortKeys: sortKeys, expandData: expandData)
+      // With `expandData`, through the pass that shows blobs as structure: every
+      // structure, in any spacing or escaping, as a view that is not read back.
+      var options = WriteOptions(sortKeys: sortKeys, expandData: expandData)
+      options.expansionMode = .view
       try console.outData(
         expandData
           ? try Format.yaml.encode(value, options: options) : try Format.yaml.codec.encode(value, options: options))

@@ -27,7 +27,7 @@ enum GitSetup {
       cannot be merged by value; binary plists diff as YAML, and text formats \
       (XML plists too) diff as the text they are. With --textconv, the EXTs named \
       diff as canonical YAML instead ('*.EXT diff=prefs-yaml merge=prefs', \
-      diff.prefs-yaml.textconv set to 'prefs textconv'; an Xcode project keeps its \
+      diff.prefs-yaml.textconv set to 'prefs textconv --expand-data'; an Xcode project keeps its \
       objects' names as comments). Running it again changes nothing; it prints each \
       change it makes. It also upgrades what an older git-setup wrote: a text format \
       set to 'diff=prefs', which showed only canonical YAML and hid comment and order \
@@ -58,8 +58,10 @@ enum GitSetup {
   /// sides changed it, which would otherwise conflict whole, and an unchanged blob
   /// keeps its bytes.
   static let driver = "prefs merge %A %O %B --path %P --marker-size %L -L %X -L %S -L %Y --expand-data"
-  /// textconv for `diff=prefs`: only what git takes for binary becomes YAML.
-  static let binaryTextconv = "prefs textconv --binary-only"
+  /// textconv for `diff=prefs`: only what git takes for binary becomes YAML, data
+  /// holding JSON or a binary plist shown as its structure (a blob whose bytes the
+  /// structure would not give back is noted by size and digest, so no change hides).
+  static let binaryTextconv = "prefs textconv --binary-only --expand-data"
 
   /// What git-setup writes into git's config.
   static let settings: [(key: String, value: String)] = [
@@ -68,10 +70,13 @@ enum GitSetup {
     ("merge.prefs.driver", driver),
   ]
   /// What `--textconv` adds to ``settings``.
-  static let yamlTextconv: (key: String, value: String) = ("diff.prefs-yaml.textconv", "prefs textconv")
+  static let yamlTextconv: (key: String, value: String) = (
+    "diff.prefs-yaml.textconv", "prefs textconv --expand-data"
+  )
   /// Values an older git-setup wrote, which it upgrades and `--remove` takes out.
   static let olderValues: [String: [String]] = [
-    "diff.prefs.textconv": ["prefs textconv"],
+    "diff.prefs.textconv": ["prefs textconv", "prefs textconv --binary-only"],
+    "diff.prefs-yaml.textconv": ["prefs textconv"],
     "merge.prefs.driver": [
       "prefs merge %A %O %B", "prefs merge %A %O %B --path %P --marker-size %L -L %X -L %S -L %Y",
     ],
