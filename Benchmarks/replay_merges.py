@@ -221,7 +221,7 @@ def replay(prefs, git_dir, case, folder):
     git_clean = merged.returncode == 0
     git_equal = git_clean and merged.stdout == texts[3]
 
-    current = os.path.join(folder, "current", name)
+    current = files["current"] = os.path.join(folder, "current", name)
     os.makedirs(os.path.dirname(current), exist_ok=True)
     with open(current, "wb") as f:
         f.write(texts[1])
