@@ -34,7 +34,7 @@ extension TextDocument {
         node = child
         value = next
       case (.index(let index), .array(let items)):
-        let children = map.children(of: node)
+        let children = children(of: node)
         guard children.count == items.count, index < items.count else { return nil }
         node = children[index]
         value = items[index]
@@ -58,7 +58,7 @@ extension TextDocument {
         guard let child = map.child(of: node, named: key) else { return map.nodes[node].flags.contains(.merges) }
         node = child
       case .index(let index):
-        let children = map.children(of: node)
+        let children = children(of: node)
         guard index < children.count else { return false }
         node = children[index]
       }
@@ -156,7 +156,7 @@ extension TextDocument {
       guard entries[key] == value, let child = map.child(of: container, named: key) else { return nil }
       return (container, child)
     case (.index(let index), .array(let items)):
-      let children = map.children(of: container)
+      let children = children(of: container)
       guard children.count == items.count else { return nil }
       let at = index < items.count && items[index] == value ? index : items.firstIndex(of: value)
       return at.map { (container, children[$0]) }

@@ -21,6 +21,12 @@ public struct TextDocument: Sendable {
   let encoding: TextEncoding
   let syntax: any TextSyntax
   package let options: ReadOptions
+  /// The children of the arrays looked up by index, listed once each.
+  private let childLists = ChildLists()
+
+  /// The children of `node` in document order, listed once per document: a merge
+  /// looks up one item of a long array per conflict.
+  package func children(of node: Int) -> [Int] { childLists.children(of: node, in: map) }
 
   /// The patcher's view of a format, or nil for one without text.
   static func syntax(for format: Format) -> (any TextSyntax)? {
@@ -200,5 +206,21 @@ public struct TextDocument: Sendable {
   func encoded(_ bytes: [UInt8]) -> Data {
     // UTF-8 text keeps its byte order mark among its bytes; the others get theirs back.
     encoding.isUTF8 ? Data(bytes) : encoding.encode(bytes)
+  }
+}
+
+/// The lists of children a document has made, by node. A class, so that a document
+/// (a value) fills it as it is asked; locked, so that it may be asked from any thread.
+private final class ChildLists: @unchecked Sendable {
+  private let lock = Lock()
+  private var lists: [Int: [Int]] = [:]
+
+  func children(of node: Int, in map: SourceMap) -> [Int] {
+    lock.withLock {
+      if let list = lists[node] { return list }
+      let list = map.children(of: node)
+      lists[node] = list
+      return list
+    }
   }
 }

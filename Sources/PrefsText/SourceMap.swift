@@ -92,7 +92,12 @@ package struct SourceMap: Sendable, Equatable {
   /// The child of `node` holding key `name`, if it is written in the text.
   package func child(of node: Int, named name: String) -> Int? {
     // Keys compare by Unicode scalars, as ``PrefValue`` does.
-    children(of: node).first { nodes[$0].name.map { sameScalars($0, name) } ?? false }
+    var child = nodes[node].firstChild
+    while child >= 0 {
+      if let key = nodes[Int(child)].name, sameScalars(key, name) { return Int(child) }
+      child = nodes[Int(child)].nextSibling
+    }
+    return nil
   }
 }
 
