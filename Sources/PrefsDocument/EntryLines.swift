@@ -158,7 +158,8 @@ extension TextDocument {
     case (.index(let index), .array(let items)):
       let children = children(of: container)
       guard children.count == items.count else { return nil }
-      let at = index < items.count && items[index] == value ? index : items.firstIndex(of: value)
+      let at =
+        index < items.count && items[index] == value ? index : firstIndex(of: value, in: items, at: container)
       return at.map { (container, children[$0]) }
     default:
       return nil

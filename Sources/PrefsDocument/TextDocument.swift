@@ -28,6 +28,13 @@ public struct TextDocument: Sendable {
   /// looks up one item of a long array per conflict.
   package func children(of node: Int) -> [Int] { childLists.children(of: node, in: map) }
 
+  /// The first index at which `items`, the array of `node`, holds `value`, looked up
+  /// in a table of its items made once: the other side of a merge numbers items its
+  /// own way, and a shuffled long array would be searched once per item.
+  package func firstIndex(of value: PrefValue, in items: [PrefValue], at node: Int) -> Int? {
+    childLists.firstIndex(of: value, in: items, at: node)
+  }
+
   /// The patcher's view of a format, or nil for one without text.
   static func syntax(for format: Format) -> (any TextSyntax)? {
     switch format {
@@ -209,11 +216,13 @@ public struct TextDocument: Sendable {
   }
 }
 
-/// The lists of children a document has made, by node. A class, so that a document
+/// The lists of children a document has made, and the tables of where its arrays
+/// hold each item, by node. A class, so that a document
 /// (a value) fills it as it is asked; locked, so that it may be asked from any thread.
 private final class ChildLists: @unchecked Sendable {
   private let lock = Lock()
   private var lists: [Int: [Int]] = [:]
+  private var positions: [Int: [PrefValue: Int]] = [:]
 
   func children(of node: Int, in map: SourceMap) -> [Int] {
     lock.withLock {
@@ -221,6 +230,16 @@ private final class ChildLists: @unchecked Sendable {
       let list = map.children(of: node)
       lists[node] = list
       return list
+    }
+  }
+
+  func firstIndex(of value: PrefValue, in items: [PrefValue], at node: Int) -> Int? {
+    lock.withLock {
+      if let table = positions[node] { return table[value] }
+      var table: [PrefValue: Int] = [:]
+      for (index, item) in items.enumerated() where table[item] == nil { table[item] = index }
+      positions[node] = table
+      return table[value]
     }
   }
 }
